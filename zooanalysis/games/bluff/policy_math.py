@@ -1,0 +1,311 @@
+"""What a Bluff in Zoo player can work out from what it knows: counts, legal claims, odds.
+
+Compiled with numba and shared by the strategies of both engines. Every function takes
+only the acting player's information (its hand, the pile cards it knows, the composition
+of the cards it has not seen), never the game state.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from zooanalysis.games.bluff.cards import (
+    ALL_EQUAL,
+    COUNT_ONE,
+    N_ANIMAL_TYPES,
+    N_CARD_TYPES,
+    N_KINDS,
+    STOP,
+    WILD_1,
+    WILD_2,
+)
+
+MODE_PLAIN = 0
+MODE_COUNT_ONE = 1
+MODE_ALL_EQUAL = 2
+MODE_BOTH = 3
+N_MODES = 4
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def card_contribution(card: np.int64, kind: np.int64, mode: np.int64) -> np.int64:
+    """Animals of ``kind`` one card adds to a doubt count in action mode ``mode``."""
+    if card < N_ANIMAL_TYPES:
+        card_kind = card // 3
+        value = card % 3 + 1
+        if card_kind != kind and mode < MODE_ALL_EQUAL:
+            return 0
+        if mode == MODE_COUNT_ONE or mode == MODE_BOTH:
+            return 1
+        return value
+    if card == WILD_1:
+        return 1
+    if card == WILD_2:
+        return 1 if (mode == MODE_COUNT_ONE or mode == MODE_BOTH) else 2
+    return 0
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def pile_mode(counts: np.ndarray) -> np.int64:
+    """The action mode a pile with these card-type counts is counted in."""
+    if counts[STOP] % 2 == 1:
+        return MODE_PLAIN
+    mode = 0
+    if counts[COUNT_ONE] > 0:
+        mode += MODE_COUNT_ONE
+    if counts[ALL_EQUAL] > 0:
+        mode += MODE_ALL_EQUAL
+    return mode
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def count_in_mode(counts: np.ndarray, kind: np.int64, mode: np.int64) -> np.int64:
+    """Animals of ``kind`` in cards with these type counts, counted in action mode ``mode``."""
+    total = 0
+    for card in range(N_ANIMAL_TYPES + 2):
+        if counts[card] > 0:
+            total += counts[card] * card_contribution(card, kind, mode)
+    return total
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def count_kind(counts: np.ndarray, kind: np.int64) -> np.int64:
+    """The doubt count of a whole pile (the kernel's form of ``rules.count_for_kind``)."""
+    return count_in_mode(counts, kind, pile_mode(counts))
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def min_legal_count(
+    claim_count: np.int64, claim_kind: np.int64, kind: np.int64, claim_cap: np.int64
+) -> np.int64:
+    """Smallest count of ``kind`` that bests the standing claim; 0 if none is within the cap."""
+    if claim_count == 0:
+        needed = 1
+    elif kind > claim_kind:
+        needed = claim_count
+    else:
+        needed = claim_count + 1
+    return needed if needed <= claim_cap else 0
+
+
+# --- beliefs about the unknown pile cards -------------------------------------------------------
+# A decision first fills a workspace (see ``new_workspace``) with what does not depend on the
+# candidate claim: the moments of one unseen card's contribution and the known cards' counts,
+# per action mode and kind. Each candidate claim then costs O(modes).
+
+MEANS = 0
+"""Workspace rows MEANS + mode: mean animals of each kind one unseen card adds in that mode."""
+VARIANCES = MEANS + N_MODES
+"""Workspace rows VARIANCES + mode: the variance of the same."""
+KNOWN = VARIANCES + N_MODES
+"""Workspace rows KNOWN + mode: animals of each kind the known pile cards show in that mode."""
+MODES = KNOWN + N_MODES
+"""Workspace rows MODES + 0/1/2: mode probabilities (spare rows for candidate placements)."""
+WORKSPACE_ROWS = MODES + 3
+
+
+def new_workspace() -> np.ndarray:
+    """Scratch memory for one decision's beliefs (reused by the kernel across decisions)."""
+    return np.zeros((WORKSPACE_ROWS, N_KINDS), dtype=np.float64)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _write_moments(work, mode, kind, cards, values, squares, total):
+    mean = values / total if total > 0 else 0.0
+    work[MEANS + mode, kind] = mean
+    work[VARIANCES + mode, kind] = max(0.0, squares / total - mean * mean) if total > 0 else 0.0
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def prepare_beliefs(known: np.ndarray, unseen: np.ndarray, work: np.ndarray) -> np.int64:
+    """Fill ``work`` with the unseen-card moments and known counts; returns the unseen total.
+
+    In closed form from per-kind sums (the same contributions as :func:`card_contribution`):
+    plain mode counts the kind's values and wild values, "count 1" counts the kind's cards
+    and wild cards, "equal" counts every animal's value, both together every animal card.
+    """
+    total = 0
+    for card in range(N_CARD_TYPES):
+        total += unseen[card]
+    unseen_wild_cards = unseen[WILD_1] + unseen[WILD_2]
+    unseen_wild_values = unseen[WILD_1] + 2 * unseen[WILD_2]
+    unseen_wild_squares = unseen[WILD_1] + 4 * unseen[WILD_2]
+    known_wild_cards = known[WILD_1] + known[WILD_2]
+    known_wild_values = known[WILD_1] + 2 * known[WILD_2]
+    all_cards = 0
+    all_values = 0
+    all_squares = 0
+    known_all_cards = 0
+    known_all_values = 0
+    for kind in range(N_KINDS):
+        cards = 0
+        values = 0
+        squares = 0
+        known_cards = 0
+        known_values = 0
+        for value in range(1, 4):
+            card = kind * 3 + value - 1
+            cards += unseen[card]
+            values += unseen[card] * value
+            squares += unseen[card] * value * value
+            known_cards += known[card]
+            known_values += known[card] * value
+        all_cards += cards
+        all_values += values
+        all_squares += squares
+        known_all_cards += known_cards
+        known_all_values += known_values
+        _write_moments(
+            work,
+            MODE_PLAIN,
+            kind,
+            cards,
+            values + unseen_wild_values,
+            squares + unseen_wild_squares,
+            total,
+        )
+        _write_moments(
+            work,
+            MODE_COUNT_ONE,
+            kind,
+            cards,
+            cards + unseen_wild_cards,
+            cards + unseen_wild_cards,
+            total,
+        )
+        work[KNOWN + MODE_PLAIN, kind] = known_values + known_wild_values
+        work[KNOWN + MODE_COUNT_ONE, kind] = known_cards + known_wild_cards
+    for kind in range(N_KINDS):
+        _write_moments(
+            work,
+            MODE_ALL_EQUAL,
+            kind,
+            all_cards,
+            all_values + unseen_wild_values,
+            all_squares + unseen_wild_squares,
+            total,
+        )
+        _write_moments(
+            work,
+            MODE_BOTH,
+            kind,
+            all_cards,
+            all_cards + unseen_wild_cards,
+            all_cards + unseen_wild_cards,
+            total,
+        )
+        work[KNOWN + MODE_ALL_EQUAL, kind] = known_all_values + known_wild_values
+        work[KNOWN + MODE_BOTH, kind] = known_all_cards + known_wild_cards
+    return total
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def mode_probabilities(
+    count_ones: np.int64,
+    all_equals: np.int64,
+    stops: np.int64,
+    unseen_count_ones: np.int64,
+    unseen_all_equals: np.int64,
+    unseen_stops: np.int64,
+    total_unseen: np.int64,
+    unknown_cards: np.int64,
+) -> tuple:
+    """Probabilities of the final action modes (plain, count 1, equal, both).
+
+    ``count_ones``, ``all_equals`` and ``stops`` are the known pile's action and stop cards;
+    ``unknown_cards`` more are drawn from the unseen composition (``unseen_*`` of
+    ``total_unseen`` cards). The unknown cards are treated as independent draws, and the
+    three facts that set the mode (an "All cards count 1" present, an "All animals are
+    equal" present, the stop parity) as independent of each other: an approximation.
+    Scalars only, so the compiled hot path does no reference counting.
+    """
+    p_count_one = 1.0 if count_ones > 0 else 0.0
+    p_equal = 1.0 if all_equals > 0 else 0.0
+    p_odd_stops = 1.0 if stops % 2 == 1 else 0.0
+    if unknown_cards > 0 and total_unseen > 0:
+        if p_count_one == 0.0:
+            p_count_one = 1.0 - (1.0 - unseen_count_ones / total_unseen) ** unknown_cards
+        if p_equal == 0.0:
+            p_equal = 1.0 - (1.0 - unseen_all_equals / total_unseen) ** unknown_cards
+        unknown_odd = 0.5 * (1.0 - (1.0 - 2.0 * unseen_stops / total_unseen) ** unknown_cards)
+        p_odd_stops = p_odd_stops * (1.0 - unknown_odd) + (1.0 - p_odd_stops) * unknown_odd
+    actions_on = 1.0 - p_odd_stops
+    both = actions_on * p_count_one * p_equal
+    count_one_only = actions_on * p_count_one * (1.0 - p_equal)
+    equal_only = actions_on * (1.0 - p_count_one) * p_equal
+    return 1.0 - both - count_one_only - equal_only, count_one_only, equal_only, both
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def store_mode_probabilities(
+    known: np.ndarray,
+    extra_card: np.int64,
+    unseen: np.ndarray,
+    total_unseen: np.int64,
+    unknown_cards: np.int64,
+    work: np.ndarray,
+    row: np.int64,
+) -> None:
+    """:func:`mode_probabilities` for the known cards plus ``extra_card`` (or -1), stored in
+    ``work[MODES + row]``."""
+    plain, count_one, equal, both = mode_probabilities(
+        known[COUNT_ONE] + (1 if extra_card == COUNT_ONE else 0),
+        known[ALL_EQUAL] + (1 if extra_card == ALL_EQUAL else 0),
+        known[STOP] + (1 if extra_card == STOP else 0),
+        unseen[COUNT_ONE],
+        unseen[ALL_EQUAL],
+        unseen[STOP],
+        total_unseen,
+        unknown_cards,
+    )
+    work[MODES + row, MODE_PLAIN] = plain
+    work[MODES + row, MODE_COUNT_ONE] = count_one
+    work[MODES + row, MODE_ALL_EQUAL] = equal
+    work[MODES + row, MODE_BOTH] = both
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def chance_at_least(
+    count: np.int64,
+    kind: np.int64,
+    extra_card: np.int64,
+    unknown_cards: np.int64,
+    total_unseen: np.int64,
+    work: np.ndarray,
+    row: np.int64,
+) -> float:
+    """Believed probability that the pile holds at least ``count`` animals of ``kind``.
+
+    Uses the beliefs in ``work`` (from :func:`prepare_beliefs`) and the mode probabilities in
+    ``work[MODES + row]``; ``extra_card`` (or -1) is a known card added to the known ones.
+    Within each action mode the unknown cards' sum is taken as normal, with continuity and
+    finite-population corrections.
+    """
+    probability = 0.0
+    for mode in range(N_MODES):
+        weight = work[MODES + row, mode]
+        if weight <= 0.0:
+            continue
+        needed = count - work[KNOWN + mode, kind]
+        if extra_card >= 0:
+            needed -= card_contribution(extra_card, kind, mode)
+        if needed <= 0:
+            probability += weight
+            continue
+        if unknown_cards <= 0 or total_unseen == 0:
+            continue
+        correction = 1.0
+        if total_unseen > 1:
+            correction = max(0.0, (total_unseen - unknown_cards) / (total_unseen - 1.0))
+        spread = math.sqrt(unknown_cards * work[VARIANCES + mode, kind] * correction)
+        expected = unknown_cards * work[MEANS + mode, kind]
+        if spread < 1e-12:
+            if expected >= needed:
+                probability += weight
+            continue
+        z = (needed - 0.5 - expected) / spread
+        probability += weight * 0.5 * math.erfc(z * 0.7071067811865476)
+    return min(1.0, max(0.0, probability))

@@ -1,0 +1,36 @@
+"""Validation helpers shared by every game's settings: whole numbers in a range, known keys."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from zooanalysis.errors import SettingsError
+
+
+def reject_unknown_keys(table: Mapping[str, Any], allowed: Iterable[str], prefix: str = "") -> None:
+    """Raise ``SettingsError`` for the first key of ``table`` that is not in ``allowed``."""
+    allowed = list(allowed)
+    for key in table:
+        if key not in allowed:
+            raise SettingsError(
+                f"{prefix}{key}", f"unknown setting; allowed are {', '.join(sorted(allowed))}"
+            )
+
+
+def whole_number(value: Any, key: str, low: int, high: int | None = None) -> int:
+    """``value`` as an int within ``[low, high]``; ``SettingsError`` naming ``key`` otherwise."""
+    allowed = (
+        f"a whole number from {low} to {high}"
+        if high is not None
+        else (f"a whole number of at least {low}")
+    )
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise SettingsError(key, f"{value!r} is not {allowed}")
+    if isinstance(value, float):
+        if not value.is_integer():
+            raise SettingsError(key, f"{value!r} is not {allowed}")
+        value = int(value)
+    if value < low or (high is not None and value > high):
+        raise SettingsError(key, f"{value!r} is out of range: give {allowed}")
+    return value

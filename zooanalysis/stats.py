@@ -1,0 +1,133 @@
+"""Win rates with confidence intervals, their display, and comparing two rates.
+
+Intervals are Wilson score intervals: unlike the normal approximation they stay inside
+[0, 1] and behave sensibly for rates near 0 or 1 and for few trials.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike
+from scipy.stats import norm
+
+from zooanalysis.numbers import format_count
+
+RATE_COLUMNS = ("rate", "ci_low", "ci_high", "n")
+
+
+def _z_for(confidence: float) -> float:
+    """The two-sided standard normal quantile for ``confidence`` (1.959963... for 0.95)."""
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence must be strictly between 0 and 1, got {confidence!r}")
+    return float(norm.ppf(0.5 + confidence / 2.0))
+
+
+def wilson_interval(
+    successes: ArrayLike, trials: ArrayLike, confidence: float = 0.95
+) -> tuple[Any, Any]:
+    """The Wilson score interval ``(low, high)`` for ``successes`` out of ``trials``.
+
+    Works element-wise on arrays (broadcasting) and returns floats for scalar inputs.
+    Where ``trials`` is 0 both bounds are nan, without a warning. Raises ValueError for
+    negative counts or more successes than trials.
+    """
+    z = _z_for(confidence)
+    s = np.asarray(successes, dtype=float)
+    n = np.asarray(trials, dtype=float)
+    s, n = np.broadcast_arrays(s, n)
+    if np.any(s < 0) or np.any(n < 0) or np.any(s > n):
+        raise ValueError("successes and trials must satisfy 0 <= successes <= trials")
+    empty = n == 0
+    safe_n = np.where(empty, 1.0, n)
+    z2 = z * z
+    # The usual formula multiplied through by n: numerically stable and exact at s = 0, n.
+    centre = (s + z2 / 2.0) / (safe_n + z2)
+    half = z / (safe_n + z2) * np.sqrt(s * (safe_n - s) / safe_n + z2 / 4.0)
+    low = np.clip(centre - half, 0.0, 1.0)
+    high = np.clip(centre + half, 0.0, 1.0)
+    low = np.where(s == 0, 0.0, low)
+    high = np.where(s == n, 1.0, high)
+    low = np.where(empty, np.nan, low)
+    high = np.where(empty, np.nan, high)
+    if low.ndim == 0:
+        return float(low), float(high)
+    return low, high
+
+
+def rate_table(
+    successes: ArrayLike | pd.Series, trials: ArrayLike | pd.Series, confidence: float = 0.95
+) -> pd.DataFrame:
+    """A table with columns ``rate, ci_low, ci_high, n``, one row per element.
+
+    ``n`` is the number of trials; ``rate`` and the interval are nan where it is 0. If
+    either input is a pandas Series its index is kept (two Series must share one index).
+    """
+    index = None
+    if isinstance(successes, pd.Series) and isinstance(trials, pd.Series):
+        if not successes.index.equals(trials.index):
+            raise ValueError("successes and trials must have the same index")
+        index = successes.index
+    elif isinstance(successes, pd.Series):
+        index = successes.index
+    elif isinstance(trials, pd.Series):
+        index = trials.index
+    s = np.atleast_1d(np.asarray(successes))
+    n = np.atleast_1d(np.asarray(trials))
+    s, n = (np.array(a) for a in np.broadcast_arrays(s, n))  # writable copies
+    low, high = wilson_interval(s, n, confidence)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rate = np.where(n == 0, np.nan, s / np.where(n == 0, 1, n))
+    return pd.DataFrame(
+        {"rate": rate, "ci_low": low, "ci_high": high, "n": n},
+        index=index,
+        columns=list(RATE_COLUMNS),
+    )
+
+
+def _rate_decimals(low: float, high: float) -> int:
+    """Decimals (of a percentage) that make the interval readable: 1, 2, or 3 if very tight."""
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return 1
+    half_width_points = (high - low) / 2.0 * 100.0
+    if half_width_points >= 0.1:
+        return 1
+    if half_width_points >= 0.01:
+        return 2
+    return 3
+
+
+def format_rate(rate: float, low: float, high: float, n: int) -> str:
+    """A rate with its interval and sample size, e.g. ``27.1% [26.8%, 27.4%] (n=1,000,000)``.
+
+    One decimal normally, two when the interval's half-width is under 0.1 percentage
+    point (three under 0.01); ``n/a (n=0)`` when there is no rate.
+    """
+    count = format_count(int(n))
+    if not math.isfinite(rate):
+        return f"n/a (n={count})"
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return f"{rate * 100:.1f}% (n={count})"
+    d = _rate_decimals(low, high)
+    return f"{rate * 100:.{d}f}% [{low * 100:.{d}f}%, {high * 100:.{d}f}%] (n={count})"
+
+
+def two_proportion_test(s1: float, n1: float, s2: float, n2: float) -> float:
+    """Two-sided p-value of the pooled two-proportion z-test that s1/n1 and s2/n2 are equal.
+
+    Returns nan if either sample is empty, and 1.0 when the pooled rate is 0 or 1 (both
+    samples all losses or all wins, so no evidence of a difference).
+    """
+    if n1 < 0 or n2 < 0 or not (0 <= s1 <= n1) or not (0 <= s2 <= n2):
+        raise ValueError("each sample must satisfy 0 <= successes <= trials")
+    if n1 == 0 or n2 == 0:
+        return math.nan
+    pooled = (s1 + s2) / (n1 + n2)
+    se = math.sqrt(pooled * (1.0 - pooled) * (1.0 / n1 + 1.0 / n2))
+    if se == 0.0:
+        return 1.0
+    z = (s1 / n1 - s2 / n2) / se
+    return float(min(1.0, 2.0 * norm.sf(abs(z))))
