@@ -65,18 +65,19 @@ STRATEGIES: dict[str, StrategyInfo] = {
     ),
     "cautious": StrategyInfo(
         "cautious",
-        "Trusts what it has seen: counts its own pile cards plus a share of what unseen cards "
-        "would add, doubts any claim above that, never draws and never bluffs on purpose.",
+        "Believes what it has seen: credits every pile card it did not see with a fixed "
+        "number of animals, doubts any claim beyond that, never draws blind, and claims "
+        "only what its own cards and the expected pile support.",
         (
             ParamSpec(
-                "trust", 0.6, 0.0, 2.0, "share of the unseen cards' expected animals it believes"
+                "trust",
+                1.5,
+                0.0,
+                3.0,
+                "animals of the claimed kind it credits each unseen pile card",
             ),
             ParamSpec(
-                "margin",
-                0.0,
-                -5.0,
-                10.0,
-                "animals a claim may exceed its estimate before it doubts",
+                "margin", 1.0, -5.0, 10.0, "animals a claim may exceed that before it doubts"
             ),
         ),
     ),
@@ -257,9 +258,9 @@ def _bayes_claim(params, known, unseen, pile_size, claim_count, claim_kind, cap,
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _cautious_estimate(trust, known, unknown, kind, work):
-    """Animals of ``kind`` it has seen on the pile plus ``trust`` times the unseen cards' mean."""
-    return work[KNOWN + pile_mode(known), kind] + trust * unknown * work[MEANS + MODE_PLAIN, kind]
+def _cautious_expected(known, unknown, kind, work):
+    """Animals of ``kind`` it has seen on the pile plus the unseen cards' expected share."""
+    return work[KNOWN + pile_mode(known), kind] + unknown * work[MEANS + MODE_PLAIN, kind]
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -270,8 +271,8 @@ def _cautious_move(
     unknown = _unknown_pile_cards(known, pile_size)
     if claim_count > 0:
         prepare_beliefs(known, unseen, work)
-        estimate = _cautious_estimate(trust, known, unknown, claim_kind, work)
-        if claim_count > estimate + margin:
+        credible = work[KNOWN + pile_mode(known), claim_kind] + trust * unknown
+        if claim_count > credible + margin:
             return MOVE_DOUBT, -1
     index = _strongest_hand_card(hand, hand_size, -1)
     if index < 0:
@@ -290,8 +291,7 @@ def _strongest_value(card):
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _cautious_claim(params, known, unseen, pile_size, claim_count, claim_kind, cap, work):
-    trust = params[0]
+def _cautious_claim(known, unseen, pile_size, claim_count, claim_kind, cap, work):
     unknown = _unknown_pile_cards(known, pile_size)
     prepare_beliefs(known, unseen, work)
     best_slack = -1e300
@@ -301,7 +301,7 @@ def _cautious_claim(params, known, unseen, pile_size, claim_count, claim_kind, c
         needed = min_legal_count(claim_count, claim_kind, kind, cap)
         if needed == 0:
             continue
-        slack = _cautious_estimate(trust, known, unknown, kind, work) - needed
+        slack = _cautious_expected(known, unknown, kind, work) - needed
         if slack >= best_slack:
             best_slack, best_count, best_kind = slack, needed, kind
     return best_count, best_kind

@@ -1,0 +1,257 @@
+"""The ``zoosim`` command: run simulations, list strategies, print odds, show runs.
+
+User mistakes print one line, ``zoosim: error: ...``, and exit with code 2; an
+interrupted run prints one line, writes nothing and exits with code 130.
+"""
+
+from __future__ import annotations
+
+import sys
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated
+
+import click
+import typer
+
+from zooanalysis.errors import SettingsError, UserError
+from zooanalysis.games import game_names, get_game
+from zooanalysis.numbers import parse_count
+from zooanalysis.progress import GameProgress
+from zooanalysis.runner import BACKENDS, DEFAULT_BATCH_SIZE, default_jobs
+from zooanalysis.scenario import Scenario, load_scenario
+from zooanalysis.strategy_spec import format_number, parse_lineup
+
+app = typer.Typer(
+    help="zoosim: Monte Carlo strategy analysis for zoo-themed card games.",
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+EXIT_USER_ERROR = 2
+EXIT_INTERRUPTED = 130
+
+
+def _scenario_settings(game, scenario: Scenario | None):
+    """The game's settings from the scenario's [settings] table (or the rulebook's)."""
+    try:
+        return game.settings_from_table(scenario.settings if scenario else {})
+    except SettingsError as error:
+        where = f"{scenario.path}: " if scenario else ""
+        raise UserError(f"{where}{error}") from None
+
+
+def _choose(option, scenario: Scenario | None, key: str, default):
+    """A command-line value if given, else the scenario's [run] value, else the default."""
+    if option is not None:
+        return option
+    if scenario is not None and key in scenario.run:
+        return scenario.run[key]
+    return default
+
+
+def _whole(value, option: str, low: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise UserError(f"{option}: {value!r} is not allowed: give a whole number >= {low}")
+    return value
+
+
+@app.command()
+def run(
+    game_name: Annotated[str | None, typer.Option("--game", help="Game to simulate.")] = None,
+    players: Annotated[
+        str | None,
+        typer.Option(
+            "--players",
+            help="Lineup, seat 1 first, e.g. bayes,bayes,cautious,random or "
+            "bayes:doubt=0.35,bluff=0.2,random*3.",
+        ),
+    ] = None,
+    games: Annotated[
+        str | None, typer.Option("--games", help="Games to play: 1e6, 1_000_000 or 250k.")
+    ] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed that fixes the run.")] = None,
+    jobs: Annotated[
+        int | None,
+        typer.Option(
+            "--jobs", help="Parallel workers (default: all cores); results do not depend on it."
+        ),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Run directory to write (default runs/<game>-<time>)."),
+    ] = None,
+    scenario_file: Annotated[
+        Path | None,
+        typer.Option("--scenario", help="TOML scenario file with [settings] and [run] defaults."),
+    ] = None,
+    backend: Annotated[
+        str | None, typer.Option("--backend", help="threads (default) or processes.")
+    ] = None,
+    batch_size: Annotated[
+        int | None,
+        typer.Option(
+            "--batch-size", help="Games per batch; part of what fixes the random streams."
+        ),
+    ] = None,
+    rows: Annotated[
+        bool | None,
+        typer.Option("--rows/--no-rows", help="Also keep one row per game (Parquet, per batch)."),
+    ] = None,
+    progress: Annotated[
+        bool, typer.Option("--progress/--no-progress", help="Show the progress bar.")
+    ] = True,
+) -> None:
+    """Simulate games and write a run directory (manifest.json + Parquet tables)."""
+    from zooanalysis.simulation import RunRequest, run_simulation, warm_up
+
+    scenario = load_scenario(scenario_file) if scenario_file is not None else None
+    name = _choose(game_name, None, "", scenario.game if scenario and scenario.game else "bluff")
+    game = get_game(name)
+    if scenario and scenario.game and game_name and scenario.game != game.name:
+        raise UserError(f"--game: {game_name!r} differs from the scenario's game {scenario.game!r}")
+    lineup = parse_lineup(
+        _choose(players, scenario, "players", game.default_lineup), game.strategies
+    )
+    settings = _scenario_settings(game, scenario)
+    try:
+        settings = game.settings_for_lineup(settings, lineup)
+    except SettingsError as error:
+        raise UserError(f"--players: {error}") from None
+    total = parse_count(_choose(games, scenario, "games", "1e6"), "--games")
+    chosen_seed = _whole(_choose(seed, scenario, "seed", 1), "--seed", 0)
+    chosen_jobs = _whole(_choose(jobs, scenario, "jobs", default_jobs()), "--jobs", 1)
+    chosen_backend = _choose(backend, scenario, "backend", "threads")
+    if chosen_backend not in BACKENDS:
+        raise UserError(
+            f"--backend: unknown backend {chosen_backend!r}; allowed are {', '.join(BACKENDS)}"
+        )
+    size = _whole(
+        _choose(batch_size, scenario, "batch_size", DEFAULT_BATCH_SIZE), "--batch-size", 1
+    )
+    keep_rows = bool(_choose(rows, scenario, "rows", False))
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    target = Path(_choose(out, scenario, "out", f"runs/{game.name}-{stamp}-seed{chosen_seed}"))
+
+    request = RunRequest(
+        game=game,
+        settings=settings,
+        lineup=lineup,
+        games=total,
+        seed=chosen_seed,
+        jobs=chosen_jobs,
+        backend=chosen_backend,
+        batch_size=size,
+        with_rows=keep_rows,
+        out=target,
+        scenario=str(scenario.path) if scenario else None,
+        command=sys.argv,
+    )
+    from zooanalysis.storage import check_new_run_path
+
+    check_new_run_path(target)
+    with GameProgress(total, f"{game.title}", enabled=progress) as bar:
+        bar.status("compiling / loading the kernel")
+        warm_up(request)
+        bar.status("playing")
+        result = run_simulation(request, on_progress=bar.advance)
+    typer.echo(result.summary())
+    typer.echo(f"\nWritten to {target}/ (load with zooanalysis.load_run({str(target)!r}))")
+
+
+@app.command()
+def strategies(
+    game_name: Annotated[
+        str, typer.Option("--game", help="Game whose strategies to list.")
+    ] = "bluff",
+) -> None:
+    """List a game's strategies with their parameters and defaults."""
+    game = get_game(game_name)
+    typer.echo(f"Strategies for {game.title} (use as name or name:param=value,...):")
+    for info in game.strategies.values():
+        typer.echo(f"\n  {info.name}")
+        typer.echo(f"    {info.description}")
+        for param in info.params:
+            typer.echo(
+                f"    {param.name}={format_number(param.default)}  ({param.allowed()}) {param.help}"
+            )
+        if not info.params:
+            typer.echo("    (no parameters)")
+    typer.echo(f"\nDefault lineup: {game.default_lineup}")
+
+
+@app.command()
+def odds(
+    game_name: Annotated[str, typer.Option("--game", help="Game.")] = "bluff",
+    pile: Annotated[
+        str, typer.Option("--pile", help="Pile sizes: a range 1..12, a list 3,5,8 or one size.")
+    ] = "1..12",
+    scenario_file: Annotated[
+        Path | None, typer.Option("--scenario", help="Scenario file whose deck to use.")
+    ] = None,
+) -> None:
+    """Exact chance that a random pile holds at least N animals of the claimed kind."""
+    game = get_game(game_name)
+    scenario = load_scenario(scenario_file) if scenario_file is not None else None
+    settings = _scenario_settings(game, scenario)
+    table = game.odds_table(settings, _parse_sizes(pile, "--pile"))
+    typer.echo(table)
+
+
+@app.command()
+def show(run_dir: Annotated[Path, typer.Argument(help="A run directory.")]) -> None:
+    """Print the summary of a saved run."""
+    from zooanalysis.results import load_run
+
+    typer.echo(load_run(run_dir).summary())
+
+
+@app.command()
+def games() -> None:
+    """List the games zoosim can simulate."""
+    for name in game_names():
+        game = get_game(name)
+        typer.echo(f"{name:<14} {game.title} (default lineup {game.default_lineup})")
+
+
+def _parse_sizes(text: str, option: str) -> list[int]:
+    """``"1..12"``, ``"3,5,8"`` or ``"6"`` as a list of positive whole numbers."""
+    try:
+        if ".." in text:
+            low, high = (int(part) for part in text.split("..", 1))
+            sizes = list(range(low, high + 1))
+        else:
+            sizes = [int(part) for part in text.split(",")]
+    except ValueError:
+        sizes = []
+    if not sizes or min(sizes) < 1:
+        raise UserError(
+            f"{option}: {text!r} is not allowed: give a range such as 1..12, a "
+            "list such as 3,5,8 or one size, all at least 1"
+        )
+    return sizes
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``zoosim`` command; returns the exit code."""
+    try:
+        app(args=argv, standalone_mode=False)
+    except UserError as error:
+        click.echo(f"zoosim: error: {error}", err=True)
+        return EXIT_USER_ERROR
+    except click.exceptions.NoSuchOption as error:
+        click.echo(f"zoosim: error: {error.format_message()}", err=True)
+        return EXIT_USER_ERROR
+    except click.ClickException as error:
+        click.echo(f"zoosim: error: {error.format_message()}", err=True)
+        return EXIT_USER_ERROR
+    except (KeyboardInterrupt, click.exceptions.Abort):
+        click.echo("zoosim: interrupted; nothing was written", err=True)
+        return EXIT_INTERRUPTED
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,77 @@
+"""What a game must provide so the shared runner, storage, results and CLI can use it.
+
+A game package implements :class:`Game` once and registers it in ``zooanalysis.games``; the
+shared code never names a game.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from zooanalysis.strategy_spec import PlayerSpec, StrategyInfo
+
+BatchResult = dict[str, np.ndarray]
+"""A batch's output: count arrays (summed across batches) and, optionally, per-game rows
+(keys starting with ``row_``), concatenated in batch order."""
+
+BatchJob = Callable[[int, int], BatchResult]
+"""``job(batch_seed, n_games)``: plays one batch; must be picklable for process backends."""
+
+
+class Game(ABC):
+    """A simulated game: settings, strategies, a batch player and the tables it produces."""
+
+    name: str
+    """Short name used on the command line, e.g. ``bluff``."""
+    title: str
+    """Human name, e.g. ``Bluff in Zoo``."""
+    strategies: Mapping[str, StrategyInfo]
+    default_lineup: str
+    """Lineup used when the user gives none, e.g. ``bayes,bayes,cautious,random``."""
+
+    @abstractmethod
+    def settings_from_table(self, table: Mapping[str, Any]) -> Any:
+        """Validated settings from a scenario file's ``[settings]`` table (may be empty)."""
+
+    @abstractmethod
+    def settings_for_lineup(self, settings: Any, lineup: list[PlayerSpec]) -> Any:
+        """Settings adjusted and checked for this lineup (e.g. the player count)."""
+
+    @abstractmethod
+    def settings_dict(self, settings: Any) -> dict[str, Any]:
+        """Settings as a plain nested dict, as written to the manifest."""
+
+    @abstractmethod
+    def batch_job(self, settings: Any, lineup: list[PlayerSpec], with_rows: bool) -> BatchJob:
+        """A picklable callable that plays one batch with the fast engine."""
+
+    @abstractmethod
+    def tables(
+        self, totals: BatchResult, settings: Any, lineup: list[PlayerSpec]
+    ) -> dict[str, pd.DataFrame]:
+        """The run's result tables from the summed counts.
+
+        Must include ``seats`` with columns ``seat, strategy, games, wins, sole_wins``; the
+        shared results code reads win rates from it.
+        """
+
+    def run_class(self) -> type:
+        """The results class for this game's runs (a subclass of ``results.Run``)."""
+        from zooanalysis.results import Run
+
+        return Run
+
+    def odds_table(self, settings: Any, sizes: list[int]) -> pd.DataFrame:
+        """An exact odds table for ``zoosim odds``; games without one refuse politely."""
+        from zooanalysis.errors import UserError
+
+        raise UserError(f"--game: {self.name} has no odds table")
+
+    def settings_from_dict(self, values: Mapping[str, Any]) -> Any:
+        """Settings back from a manifest's dict (the same format as a scenario table)."""
+        return self.settings_from_table(values)

@@ -1,0 +1,210 @@
+"""Bluff in Zoo results: doubt odds, bluff rates, penalty points, game length, endings."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from zooanalysis.games.bluff import odds
+from zooanalysis.games.bluff.rules import settings_from_table
+from zooanalysis.results import Run, mean_with_interval
+from zooanalysis.stats import format_rate, rate_table
+
+DOUBT_GROUPS = (
+    "claimed_count",
+    "kind",
+    "pile_size",
+    "claimant_move",
+    "claimant_placed",
+    "doubter_seat",
+    "claimant_seat",
+    "doubter_strategy",
+    "claimant_strategy",
+)
+CLAIM_GROUPS = ("seat", "strategy", "claimed_count", "kind", "pile_size", "move", "placed")
+
+
+class BluffRun(Run):
+    """A Bluff in Zoo run: every figure a rate with its 95% Wilson interval and n."""
+
+    def doubts(self) -> pd.DataFrame:
+        """Every (claim, pile, seats) cell of doubts with its successes and failures.
+
+        A doubt succeeds when the claim did not hold (the claimant takes the pile).
+        Claimed counts of 30 stand for 30 or more, pile sizes of 40 for 40 or more.
+        """
+        table = self.table("doubts")
+        labels = np.array(self.lineup, dtype=object)
+        table["doubter_strategy"] = labels[table["doubter_seat"]]
+        table["claimant_strategy"] = labels[table["claimant_seat"]]
+        table["claimant_placed"] = table["claimant_move"].astype(str) != "none"
+        table["doubts"] = table["doubt_succeeded"] + table["doubt_failed"]
+        return table
+
+    def doubt_odds(
+        self, by: Sequence[str] = ("claimed_count", "pile_size"), min_doubts: int = 1
+    ) -> pd.DataFrame:
+        """Doubt success rate grouped by ``by`` (any of ``DOUBT_GROUPS``).
+
+        Columns: ``rate`` (share of doubts that caught a false claim), ``ci_low``,
+        ``ci_high``, ``n`` (doubts). Groups with fewer than ``min_doubts`` doubts are left out.
+        """
+        by = _check_groups(by, DOUBT_GROUPS)
+        table = self.doubts()
+        grouped = table.groupby(by, observed=True)[["doubt_succeeded", "doubts"]].sum()
+        result = rate_table(grouped["doubt_succeeded"], grouped["doubts"])
+        return result[result["n"] >= min_doubts]
+
+    def claims(self) -> pd.DataFrame:
+        """Every claim cell: how many claims were true or false at the moment they were made."""
+        table = self.table("claims")
+        table["strategy"] = np.array(self.lineup, dtype=object)[table["seat"]]
+        table["placed"] = table["move"].astype(str) != "none"
+        table["claims"] = table["true_claims"] + table["false_claims"]
+        return table
+
+    def bluff_rates(self, by: Sequence[str] = ("strategy",)) -> pd.DataFrame:
+        """Share of claims that were false when made (a bluff, knowingly or not), by ``by``.
+
+        "False when made" is judged on the whole pile at that moment, cards the claimant
+        never saw included.
+        """
+        by = _check_groups(by, CLAIM_GROUPS)
+        grouped = self.claims().groupby(by, observed=True)[["false_claims", "claims"]].sum()
+        return rate_table(grouped["false_claims"], grouped["claims"])
+
+    def penalty_points(self) -> pd.DataFrame:
+        """Mean penalty points per seat with a 95% interval, and the share of games at 0."""
+        seats = self.table("seats").set_index("seat")
+        rows = []
+        points = self.table("points")
+        for seat, row in seats.iterrows():
+            mean, low, high = mean_with_interval(row.points_sum, row.points_squares, row.games)
+            zero = points[(points["seat"] == seat) & (points["points"] == 0)]["games"].sum()
+            rows.append(
+                {
+                    "seat": seat,
+                    "strategy": row.strategy,
+                    "mean": mean,
+                    "ci_low": low,
+                    "ci_high": high,
+                    "n": row.games,
+                    "zero_share": zero / row.games,
+                }
+            )
+        return pd.DataFrame(rows).set_index("seat")
+
+    def game_length(self) -> pd.DataFrame:
+        """Rounds and moves per game: mean, quartiles, 10th/90th percentiles and maximum."""
+        rows = {}
+        for name in ("rounds", "moves"):
+            histogram = self.table(name)
+            values, counts = histogram[name].to_numpy(), histogram["games"].to_numpy()
+            total = counts.sum()
+            mean = (values * counts).sum() / total
+            squares = (values.astype(float) ** 2 * counts).sum()
+            _, low, high = mean_with_interval((values * counts).sum(), squares, total)
+            cumulative = np.cumsum(counts) / total
+            quantile = {
+                q: int(values[np.searchsorted(cumulative, q)]) for q in (0.1, 0.25, 0.5, 0.75, 0.9)
+            }
+            rows[name] = {
+                "mean": mean,
+                "ci_low": low,
+                "ci_high": high,
+                "p10": quantile[0.1],
+                "p25": quantile[0.25],
+                "median": quantile[0.5],
+                "p75": quantile[0.75],
+                "p90": quantile[0.9],
+                "max": int(values.max()),
+                "n": int(total),
+            }
+        return pd.DataFrame(rows).T
+
+    def end_reasons(self) -> pd.DataFrame:
+        """How games ended: a player reached the points limit, or the deck ran out."""
+        table = self.table("end_reasons").set_index("reason")
+        return rate_table(table["games"], pd.Series(self.games, index=table.index))
+
+    def move_mix(self) -> pd.DataFrame:
+        """Share of each move type (doubt, hand card, draw-pile card, no card) per seat."""
+        seats = self.table("seats").set_index("seat")
+        moves = seats[[c for c in seats.columns if c.startswith("moves_")]]
+        shares = moves.div(moves.sum(axis=1), axis=0)
+        shares.columns = [c.removeprefix("moves_") for c in shares.columns]
+        shares.insert(0, "strategy", seats["strategy"])
+        return shares
+
+    def odds_table(self, piles: Sequence[int] = odds.DEFAULT_PILES) -> pd.DataFrame:
+        """The exact chance a random pile holds at least N of a kind, for this run's deck."""
+        return odds.at_least_table(settings_from_table(self.settings).deck, piles)
+
+    def observed_vs_exact(self, claimed_count: int | None = None) -> pd.DataFrame:
+        """Observed claim-held rate of doubted claims next to the exact random-pile odds.
+
+        The exact figure assumes the pile is random; the observed one shows what the
+        strategies' choices of what to claim and when to doubt do to it.
+        """
+        deck = settings_from_table(self.settings).deck
+        table = self.doubt_odds(("claimed_count", "pile_size"))
+        table = table.rename(columns={"rate": "doubt_success"})
+        table["claim_held"] = 1 - table["doubt_success"]
+        table["exact_random_pile"] = [
+            odds.at_least(deck, pile, count) if pile >= 1 else np.nan for count, pile in table.index
+        ]
+        if claimed_count is not None:
+            table = table.xs(claimed_count, level="claimed_count", drop_level=False)
+        return table
+
+    def summary(self) -> str:
+        """Headline figures: win rates, points, length, endings, doubts and bluffs."""
+        lines = [super().summary(), "", "Mean penalty points (95% CI):"]
+        for seat, row in self.penalty_points().iterrows():
+            lines.append(
+                f"  seat {seat + 1} {row.strategy:<22} {row['mean']:6.2f} "
+                f"[{row.ci_low:.2f}, {row.ci_high:.2f}]"
+            )
+        length = self.game_length()
+        lines += ["", "Game length:"]
+        for name, row in length.iterrows():
+            lines.append(
+                f"  {name:<7} mean {row['mean']:.2f} [{row.ci_low:.2f}, "
+                f"{row.ci_high:.2f}], median {int(row['median'])}, 10%-90% "
+                f"{int(row.p10)}-{int(row.p90)}, max {int(row['max'])}"
+            )
+        lines += ["", "How games ended:"]
+        points_to_end = self.settings.get("points_to_end", 30)
+        names = {"points": f"a player reached {points_to_end} points", "deck": "the deck ran out"}
+        for reason, row in self.end_reasons().iterrows():
+            lines.append(
+                f"  {names.get(reason, reason):<29} "
+                f"{format_rate(row.rate, row.ci_low, row.ci_high, int(row.n))}"
+            )
+        lines += ["", "Doubt success (the doubted claim was false), by doubter:"]
+        overall = self.doubts()[["doubt_succeeded", "doubts"]].sum()
+        all_rate = rate_table([overall["doubt_succeeded"]], [overall["doubts"]]).iloc[0]
+        lines.append(
+            f"  {'all doubts':<29} "
+            f"{format_rate(all_rate.rate, all_rate.ci_low, all_rate.ci_high, int(all_rate.n))}"
+        )
+        for name, row in self.doubt_odds(("doubter_strategy",)).iterrows():
+            lines.append(
+                f"  {name:<29} {format_rate(row.rate, row.ci_low, row.ci_high, int(row.n))}"
+            )
+        lines += ["", "Bluff rate (claims false when made), by claimant:"]
+        for name, row in self.bluff_rates().iterrows():
+            lines.append(
+                f"  {name:<29} {format_rate(row.rate, row.ci_low, row.ci_high, int(row.n))}"
+            )
+        return "\n".join(lines)
+
+
+def _check_groups(by: Sequence[str] | str, allowed: Sequence[str]) -> list[str]:
+    groups = [by] if isinstance(by, str) else list(by)
+    unknown = [g for g in groups if g not in allowed]
+    if unknown or not groups:
+        raise ValueError(f"cannot group by {unknown or groups}; allowed are {', '.join(allowed)}")
+    return groups

@@ -1,0 +1,216 @@
+"""Bluff in Zoo as a registered game: settings, batches on the kernel, result tables."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from zooanalysis.errors import SettingsError, UserError
+from zooanalysis.games.base import BatchResult, Game
+from zooanalysis.games.bluff import kernel, odds
+from zooanalysis.games.bluff.cards import KINDS
+from zooanalysis.games.bluff.engine import END_REASONS
+from zooanalysis.games.bluff.rules import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    BluffSettings,
+    settings_from_table,
+    validate,
+)
+from zooanalysis.games.bluff.strategies import (
+    MOVE_NAMES,
+    STRATEGIES,
+    strategy_code,
+    strategy_params,
+)
+from zooanalysis.strategy_spec import PlayerSpec
+
+CLAIM_MOVES = MOVE_NAMES[1:]
+"""How a claimant placed its card: from its hand, from the draw pile, or no card."""
+
+
+@dataclass(frozen=True)
+class BluffBatch:
+    """One batch of Bluff in Zoo games on the kernel (picklable for process backends)."""
+
+    deck: np.ndarray
+    hand_size: int
+    points_to_end: int
+    claim_cap: int
+    codes: np.ndarray
+    params: np.ndarray
+    with_rows: bool
+
+    def __call__(self, batch_seed: int, n_games: int) -> BatchResult:
+        """Play ``n_games`` games seeded by ``batch_seed``; counts plus rows if asked."""
+        players = self.codes.shape[0]
+        totals = kernel.new_totals(players)
+        rows = kernel.new_rows(n_games if self.with_rows else 0, players)
+        kernel.play_batch(
+            self.deck,
+            self.hand_size,
+            self.points_to_end,
+            self.claim_cap,
+            self.codes,
+            self.params,
+            batch_seed,
+            n_games,
+            totals,
+            rows,
+        )
+        return {**totals, **rows} if self.with_rows else totals
+
+
+class BluffGame(Game):
+    """Bluff in Zoo (Zoch, 2013): bluff about the animals on a face-down pile, or doubt."""
+
+    name = "bluff"
+    title = "Bluff in Zoo"
+    strategies = STRATEGIES
+    default_lineup = "bayes,bayes,cautious,random"
+
+    def settings_from_table(self, table: Mapping[str, Any]) -> BluffSettings:
+        """Validated settings from a scenario's ``[settings]`` table."""
+        return settings_from_table(table)
+
+    def settings_for_lineup(
+        self, settings: BluffSettings, lineup: list[PlayerSpec]
+    ) -> BluffSettings:
+        """The settings with ``players`` set to the lineup's length, validated."""
+        if not MIN_PLAYERS <= len(lineup) <= MAX_PLAYERS:
+            raise SettingsError(
+                "players",
+                f"{len(lineup)} players: Bluff in Zoo is for {MIN_PLAYERS} to "
+                f"{MAX_PLAYERS} players",
+            )
+        adjusted = replace(settings, players=len(lineup))
+        validate(adjusted)
+        return adjusted
+
+    def settings_dict(self, settings: BluffSettings) -> dict[str, Any]:
+        """Settings as a nested dict (the scenario-file format)."""
+        return settings.to_dict()
+
+    def batch_job(
+        self, settings: BluffSettings, lineup: list[PlayerSpec], with_rows: bool
+    ) -> BluffBatch:
+        """The kernel batch for these settings and players."""
+        return BluffBatch(
+            deck=settings.deck.cards(),
+            hand_size=settings.hand_size,
+            points_to_end=settings.points_to_end,
+            claim_cap=settings.claim_cap,
+            codes=np.array([strategy_code(p) for p in lineup], dtype=np.int64),
+            params=np.array([strategy_params(p) for p in lineup], dtype=np.float64),
+            with_rows=with_rows,
+        )
+
+    def tables(
+        self, totals: BatchResult, settings: BluffSettings, lineup: list[PlayerSpec]
+    ) -> dict[str, pd.DataFrame]:
+        """Result tables: seats, histograms, end reasons, moves, doubts and claims."""
+        return result_tables(totals, [p.label for p in lineup])
+
+    def odds_table(self, settings: BluffSettings, sizes: list[int]) -> pd.DataFrame:
+        """P(a random pile of each size holds at least N of the claimed kind), exactly."""
+        too_big = [size for size in sizes if size > settings.deck.size]
+        if too_big:
+            raise UserError(
+                f"--pile: {too_big[0]} is more than the deck's {settings.deck.size} cards"
+            )
+        return odds.at_least_table(settings.deck, sizes)
+
+    def run_class(self) -> type:
+        """Runs of this game load as :class:`BluffRun`."""
+        from zooanalysis.games.bluff.analysis import BluffRun
+
+        return BluffRun
+
+
+def result_tables(totals: BatchResult, labels: list[str]) -> dict[str, pd.DataFrame]:
+    """Turn the kernel's summed count arrays into long, self-describing DataFrames.
+
+    Bins at the top of a histogram or table axis hold "that many or more" (claimed counts
+    30+, pile sizes 40+, points 127+, rounds 255+, moves 1023+).
+    """
+    games = int(totals["games"][0])
+    players = len(labels)
+    seats = pd.DataFrame(
+        {
+            "seat": np.arange(players),
+            "strategy": labels,
+            "games": games,
+            "wins": totals["wins"],
+            "sole_wins": totals["sole_wins"],
+            "points_sum": totals["points_sum"],
+            "points_squares": totals["points_squares"],
+        }
+    )
+    for move, name in enumerate(MOVE_NAMES):
+        seats[f"moves_{name}"] = totals["move_counts"][:, move]
+    doubts = _nonzero_cells(
+        totals["doubts"],
+        [
+            "claimed_count",
+            "kind",
+            "pile_size",
+            "claimant_move",
+            "doubter_seat",
+            "claimant_seat",
+            "claim_held",
+        ],
+    )
+    doubts = _split_outcome(doubts, "claim_held", ["doubt_succeeded", "doubt_failed"])
+    claims = _nonzero_cells(
+        totals["claims"],
+        ["seat", "claimed_count", "kind", "pile_size", "move", "claim_true"],
+    )
+    claims = _split_outcome(claims, "claim_true", ["false_claims", "true_claims"])
+    for table in (doubts, claims):
+        table["kind"] = pd.Categorical.from_codes(table["kind"], KINDS)
+    doubts["claimant_move"] = pd.Categorical.from_codes(doubts["claimant_move"], CLAIM_MOVES)
+    claims["move"] = pd.Categorical.from_codes(claims["move"], CLAIM_MOVES)
+    points = _nonzero_cells(totals["points_hist"], ["seat", "points"]).rename(
+        columns={"count": "games"}
+    )
+    return {
+        "seats": seats,
+        "points": points,
+        "rounds": _histogram(totals["rounds_hist"], "rounds"),
+        "moves": _histogram(totals["moves_hist"], "moves"),
+        "end_reasons": pd.DataFrame({"reason": list(END_REASONS), "games": totals["end_reasons"]}),
+        "doubts": doubts,
+        "claims": claims,
+    }
+
+
+def _nonzero_cells(counts: np.ndarray, names: list[str]) -> pd.DataFrame:
+    index = np.nonzero(counts)
+    table = pd.DataFrame(
+        {name: axis.astype(np.int64) for name, axis in zip(names, index, strict=True)}
+    )
+    table["count"] = counts[index]
+    return table
+
+
+def _split_outcome(table: pd.DataFrame, outcome: str, names: list[str]) -> pd.DataFrame:
+    """Pivot a 0/1 outcome column into two count columns (``names[0]`` for 0)."""
+    keys = [c for c in table.columns if c not in (outcome, "count")]
+    wide = table.pivot_table(
+        index=keys, columns=outcome, values="count", aggfunc="sum", fill_value=0
+    )
+    wide = wide.reindex(columns=[0, 1], fill_value=0)
+    wide.columns = names
+    return wide.reset_index().astype({name: np.int64 for name in names})
+
+
+def _histogram(counts: np.ndarray, name: str) -> pd.DataFrame:
+    values = np.nonzero(counts)[0]
+    return pd.DataFrame({name: values.astype(np.int64), "games": counts[values]})
+
+
+GAME = BluffGame()

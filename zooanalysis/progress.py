@@ -1,0 +1,72 @@
+"""The progress bar of long runs: games done, games per second and time left (on stderr)."""
+
+from __future__ import annotations
+
+import time
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.text import Text
+
+
+class GamesPerSecondColumn(ProgressColumn):
+    """Throughput since play started (compilation excluded)."""
+
+    def render(self, task: Task) -> Text:
+        """The games/s figure, or a dash before the first batch finishes."""
+        started = task.fields.get("play_started")
+        if not started or task.completed == 0:
+            return Text("- games/s", style="progress.data.speed")
+        rate = task.completed / max(1e-9, time.perf_counter() - started)
+        return Text(f"{rate:,.0f} games/s", style="progress.data.speed")
+
+
+class GameProgress:
+    """A context manager showing a run's progress; a no-op when disabled."""
+
+    def __init__(self, total: int, title: str, enabled: bool = True) -> None:
+        self.enabled = enabled
+        self.total = total
+        self._progress = Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            GamesPerSecondColumn(),
+            TextColumn("elapsed"),
+            TimeElapsedColumn(),
+            TextColumn("left"),
+            TimeRemainingColumn(),
+            TextColumn("{task.fields[status]}"),
+            console=Console(stderr=True),
+            transient=False,
+            disable=not enabled,
+        )
+        self._task = self._progress.add_task(title, total=total, status="", play_started=None)
+
+    def __enter__(self) -> GameProgress:
+        self._progress.start()
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self._progress.stop()
+
+    def status(self, text: str) -> None:
+        """Show what is happening now (e.g. compiling)."""
+        fields = {"status": text}
+        if text == "playing":
+            fields["play_started"] = time.perf_counter()
+            fields["status"] = ""
+        self._progress.update(self._task, **fields)
+
+    def advance(self, games: int) -> None:
+        """Count ``games`` more games as finished."""
+        self._progress.advance(self._task, games)

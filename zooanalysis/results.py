@@ -1,0 +1,166 @@
+"""A finished run as DataFrames: ``load_run(path)`` or the return value of ``simulate``.
+
+The shared :class:`Run` knows the manifest, the tables and win rates; each game subclasses
+it for its own analyses (e.g. ``BluffRun.doubt_odds()``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from zooanalysis.errors import UserError
+from zooanalysis.stats import format_rate, rate_table, wilson_interval
+from zooanalysis.storage import ROWS_FOLDER, read_manifest
+
+
+class Run:
+    """A finished run: its manifest and result tables, with shared analyses."""
+
+    def __init__(
+        self,
+        manifest: Mapping[str, Any],
+        tables: Mapping[str, pd.DataFrame] | None = None,
+        path: Path | None = None,
+    ) -> None:
+        self.manifest = dict(manifest)
+        self.path = Path(path) if path is not None else None
+        self._tables: dict[str, pd.DataFrame] = dict(tables or {})
+
+    # --- facts from the manifest -----------------------------------------------------------
+
+    @property
+    def game(self) -> str:
+        """The game's name, e.g. ``bluff``."""
+        return self.manifest["game"]
+
+    @property
+    def games(self) -> int:
+        """Number of games played."""
+        return int(self.manifest["games"])
+
+    @property
+    def lineup(self) -> list[str]:
+        """Strategy label of each seat, seat 0 first."""
+        return list(self.manifest["lineup"])
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        """The rule settings the run used."""
+        return dict(self.manifest["settings"])
+
+    def __repr__(self) -> str:
+        where = f" at {self.path}" if self.path else ""
+        return (
+            f"<{type(self).__name__} {self.game}: {self.games:,} games, "
+            f"lineup {','.join(self.lineup)}, seed {self.manifest['seed']}{where}>"
+        )
+
+    # --- tables ------------------------------------------------------------------------------
+
+    def table(self, name: str) -> pd.DataFrame:
+        """A result table by name (see ``manifest['tables']``), as a fresh DataFrame."""
+        if name not in self._tables:
+            if self.path is None or not (self.path / f"{name}.parquet").is_file():
+                raise KeyError(f"no table {name!r}; this run has {', '.join(self.table_names)}")
+            self._tables[name] = pd.read_parquet(self.path / f"{name}.parquet")
+        return self._tables[name].copy()
+
+    @property
+    def table_names(self) -> list[str]:
+        """Names of the run's result tables."""
+        return list(self.manifest.get("tables", self._tables))
+
+    def game_rows(self) -> pd.DataFrame:
+        """One row per game (only for runs made with ``--rows``)."""
+        folder = self.path / ROWS_FOLDER if self.path else None
+        if folder is None or not folder.is_dir():
+            raise KeyError("this run kept no per-game rows; run again with --rows")
+        return pd.read_parquet(folder)
+
+    # --- shared analyses ---------------------------------------------------------------------
+
+    def win_rates(self, by: str = "seat") -> pd.DataFrame:
+        """Win rate with 95% Wilson interval, by ``seat`` or by ``strategy``.
+
+        A game's tied winners all win (so rates can add up to more than 1); ``sole_rate``
+        counts only games won alone. By strategy, every seat a strategy plays counts as
+        one trial per game.
+        """
+        seats = self.table("seats")
+        if by == "seat":
+            grouped = seats.set_index("seat")[["strategy", "games", "wins", "sole_wins"]]
+            trials = grouped["games"]
+        elif by == "strategy":
+            grouped = seats.groupby("strategy", sort=False).agg(
+                seats=("seat", "count"),
+                games=("games", "first"),
+                wins=("wins", "sum"),
+                sole_wins=("sole_wins", "sum"),
+            )
+            trials = grouped["games"] * grouped["seats"]
+        else:
+            raise ValueError(f"by must be 'seat' or 'strategy', not {by!r}")
+        rates = rate_table(grouped["wins"], trials)
+        result = grouped.join(rates)
+        result["fair_share"] = 1.0 / len(seats)
+        result["sole_rate"] = grouped["sole_wins"] / trials
+        return result
+
+    def summary(self) -> str:
+        """The run's headline figures as text (each rate with its 95% CI and n)."""
+        lines = [self._header()]
+        lines += [
+            "",
+            f"Win rate by seat (tied winners all win; fair share {1 / len(self.lineup):.1%}):",
+        ]
+        lines += [
+            f"  seat {seat + 1} {row.strategy:<22} "
+            f"{format_rate(row.rate, row.ci_low, row.ci_high, int(row.n))}"
+            for seat, row in self.win_rates("seat").iterrows()
+        ]
+        lines += ["", "Win rate by strategy:"]
+        lines += [
+            f"  {name:<29} {format_rate(row.rate, row.ci_low, row.ci_high, int(row.n))}"
+            for name, row in self.win_rates("strategy").iterrows()
+        ]
+        return "\n".join(lines)
+
+    def _header(self) -> str:
+        manifest = self.manifest
+        speed = manifest.get("games_per_second")
+        timing = f" in {manifest['wall_seconds']:.1f} s ({speed:,.0f} games/s)" if speed else ""
+        return (
+            f"{manifest['title']}: {self.games:,} games, {len(self.lineup)} players "
+            f"({', '.join(self.lineup)}), seed {manifest['seed']}{timing}"
+        )
+
+
+def load_run(path: str | Path) -> Run:
+    """Open a run directory written by ``zoosim run`` as its game's results object."""
+    from zooanalysis.games import get_game
+
+    path = Path(path)
+    manifest = read_manifest(path)
+    try:
+        game = get_game(manifest["game"])
+    except KeyError:
+        raise UserError(f"{path}: the manifest names no game") from None
+    return game.run_class()(manifest, path=path)
+
+
+def mean_with_interval(total: float, squares: float, n: int) -> tuple[float, float, float]:
+    """Mean and its 95% normal-approximation interval from a sum and a sum of squares."""
+    if n == 0:
+        return float("nan"), float("nan"), float("nan")
+    mean = total / n
+    variance = max(0.0, squares / n - mean * mean) * n / max(1, n - 1)
+    half = 1.959963984540054 * np.sqrt(variance / n)
+    return mean, mean - half, mean + half
+
+
+__all__ = ["Run", "load_run", "mean_with_interval", "wilson_interval"]

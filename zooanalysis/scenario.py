@@ -1,0 +1,70 @@
+"""Scenario files: the TOML files in ``simulations/`` a designer edits.
+
+A scenario names the game, its rule settings and, optionally, how to run it::
+
+    game = "bluff"
+    description = "Shorter games: end at 25 points"
+
+    [settings]          # every rule number; omitted ones keep the rulebook's value
+    points_to_end = 25
+
+    [run]               # defaults for `zoosim run`; command-line options win
+    players = "bayes,bayes,cautious,random"
+    games = "1e6"
+    seed = 1
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from zooanalysis.errors import UserError
+
+TOP_LEVEL_KEYS = ("game", "description", "settings", "run")
+RUN_KEYS = ("players", "games", "seed", "jobs", "backend", "batch_size", "rows", "out")
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A parsed scenario file (settings are validated later, by the game)."""
+
+    path: Path
+    game: str | None = None
+    description: str = ""
+    settings: dict[str, Any] = field(default_factory=dict)
+    run: dict[str, Any] = field(default_factory=dict)
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """Read a scenario file; ``UserError`` naming the file and key for any problem."""
+    path = Path(path)
+    if not path.is_file():
+        raise UserError(f"--scenario: no such file {str(path)!r}")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as error:
+        raise UserError(f"{path}: not valid TOML ({error})") from None
+    except UnicodeDecodeError:
+        raise UserError(f"{path}: not a UTF-8 text file") from None
+    for key in data:
+        if key not in TOP_LEVEL_KEYS:
+            raise UserError(f"{path}: unknown key '{key}'; allowed are {', '.join(TOP_LEVEL_KEYS)}")
+    for table in ("settings", "run"):
+        if not isinstance(data.get(table, {}), dict):
+            raise UserError(f"{path}: '{table}' must be a table ([{table}])")
+    for key in data.get("run", {}):
+        if key not in RUN_KEYS:
+            raise UserError(f"{path}: unknown key 'run.{key}'; allowed are {', '.join(RUN_KEYS)}")
+    game = data.get("game")
+    if game is not None and not isinstance(game, str):
+        raise UserError(f"{path}: 'game' must be a game name in quotes, e.g. \"bluff\"")
+    return Scenario(
+        path=path,
+        game=game,
+        description=str(data.get("description", "")),
+        settings=data.get("settings", {}),
+        run=data.get("run", {}),
+    )
