@@ -11,7 +11,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Annotated
 
-import click
 import typer
 
 from zooanalysis.errors import SettingsError, UserError
@@ -237,20 +236,33 @@ def _parse_sizes(text: str, option: str) -> list[int]:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``zoosim`` command; returns the exit code."""
     try:
-        app(args=argv, standalone_mode=False)
+        code = app(args=argv, standalone_mode=False)
     except UserError as error:
-        click.echo(f"zoosim: error: {error}", err=True)
+        typer.echo(f"zoosim: error: {error}", err=True)
         return EXIT_USER_ERROR
-    except click.exceptions.NoSuchOption as error:
-        click.echo(f"zoosim: error: {error.format_message()}", err=True)
-        return EXIT_USER_ERROR
-    except click.ClickException as error:
-        click.echo(f"zoosim: error: {error.format_message()}", err=True)
-        return EXIT_USER_ERROR
-    except (KeyboardInterrupt, click.exceptions.Abort):
-        click.echo("zoosim: interrupted; nothing was written", err=True)
+    except (KeyboardInterrupt, typer.Abort):
+        typer.echo("zoosim: interrupted; nothing was written", err=True)
         return EXIT_INTERRUPTED
-    return 0
+    except Exception as error:
+        if not _is_usage_error(error):
+            raise
+        if type(error).__name__ == "NoArgsIsHelpError":
+            typer.echo(error.format_message(), err=True)
+            return 0
+        message = " ".join(error.format_message().split())
+        typer.echo(f"zoosim: error: {message} (see zoosim --help)", err=True)
+        return EXIT_USER_ERROR
+    if code == EXIT_INTERRUPTED:  # typer turns Ctrl-C into this exit code
+        typer.echo("zoosim: interrupted; nothing was written", err=True)
+    return code if isinstance(code, int) else 0
+
+
+def _is_usage_error(error: Exception) -> bool:
+    """Whether ``error`` is a command-line parsing error of click or typer's vendored click.
+
+    Recognised by its interface, so it works whichever click typer brings.
+    """
+    return hasattr(error, "format_message") and hasattr(error, "exit_code")
 
 
 if __name__ == "__main__":  # pragma: no cover
