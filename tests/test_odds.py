@@ -10,8 +10,6 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from zooanalysis.games.bluff import odds
 from zooanalysis.games.bluff.cards import (

@@ -11,6 +11,10 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
+from zooanalysis.compiled import configure_numba_cache
+
+configure_numba_cache()
+
 
 def load_run(path):
     """Open a run directory written by ``zoosim run`` (see ``zooanalysis.results.load_run``)."""

@@ -196,7 +196,28 @@ def odds(
     scenario = load_scenario(scenario_file) if scenario_file is not None else None
     settings = _scenario_settings(game, scenario)
     table = game.odds_table(settings, _parse_sizes(pile, "--pile"))
-    typer.echo(table)
+    typer.echo(format_odds(table))
+
+
+def format_odds(table, smallest: float = 0.0005) -> str:
+    """An odds table as percentages, every column up to the last that reaches ``smallest``."""
+    import pandas as pd
+
+    reachable = [column for column in table.columns if (table[column] >= smallest).any()]
+    shown = table.loc[:, : reachable[-1]] if reachable else table
+    text = shown.map(lambda p: f"{100 * p:.1f}%" if p >= smallest or p == 0 else "<0.1%")
+    with pd.option_context("display.width", 10_000, "display.max_columns", None):
+        lines = [
+            "Chance (%) that a random pile of each size (rows) holds at least N animals of",
+            "the claimed kind (columns), counting wild, action and stop cards as in a doubt:",
+            "",
+            text.to_string(),
+        ]
+    hidden = len(table.columns) - len(shown.columns)
+    if hidden:
+        lines.append(f"\n(claims of more than {shown.columns[-1]}: under {100 * smallest:.2g}% "
+                     "for every pile size shown)")
+    return "\n".join(lines)
 
 
 @app.command()

@@ -135,9 +135,9 @@ def validate(settings: BluffSettings) -> None:
     needed = settings.players * settings.hand_size
     if settings.deck.size < needed:
         raise SettingsError(
-            "deck",
-            f"{settings.deck.size} cards cannot deal {settings.hand_size} cards to "
-            f"{settings.players} players: the deck needs at least {needed} cards",
+            "hand_size",
+            f"hands of {settings.hand_size} for {settings.players} players need {needed} "
+            f"cards, but the deck has {settings.deck.size}: lower hand_size or add cards",
         )
     animals = settings.deck.animal_cards_per_value + settings.deck.wild_1 + settings.deck.wild_2
     if animals == 0:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from zooanalysis.games.bluff.cards import N_CARD_TYPES, N_KINDS
+from zooanalysis.games.bluff.cards import COUNT_ONE, N_CARD_TYPES, N_KINDS
 from zooanalysis.games.bluff.policy_math import (
     KNOWN,
     MEANS,
@@ -218,8 +218,11 @@ def _bayes_move(
         index = _strongest_hand_card(hand, hand_size, kind)
         if index >= 0:
             card = hand[index]
-            store_mode_probabilities(known, card, unseen, total_unseen, unknown, work, 2)
-            chance = chance_at_least(needed, kind, card, unknown, total_unseen, work, 2)
+            row = 0  # animal and wild cards leave the action-mode odds as they are
+            if card >= COUNT_ONE:
+                row = 2
+                store_mode_probabilities(known, card, unseen, total_unseen, unknown, work, row)
+            chance = chance_at_least(needed, kind, card, unknown, total_unseen, work, row)
             if chance > best_probability:
                 best_probability, best_move, best_index = chance, MOVE_HAND, index
         if not first_move:
@@ -390,7 +393,7 @@ def choose_claim(code, params, known, unseen, pile_size, claim_count, claim_kind
             params, known, unseen, pile_size, claim_count, claim_kind, cap, rng, work
         )
     if code == CAUTIOUS:
-        return _cautious_claim(params, known, unseen, pile_size, claim_count, claim_kind, cap, work)
+        return _cautious_claim(known, unseen, pile_size, claim_count, claim_kind, cap, work)
     if code == AGGRESSIVE:
         return _aggressive_claim(params, known, claim_count, claim_kind, cap)
     return random_claim(claim_count, claim_kind, cap, rng)
