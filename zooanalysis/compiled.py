@@ -2,8 +2,9 @@
 
 Numba's on-disk cache checks only the file that defines a compiled function, not the files
 of the functions it calls: after an edit to a strategy, a kernel in another file would load
-stale machine code. Keying the whole cache folder on a hash of every source file of the
-package makes any change recompile everything, and keeps the cache out of site-packages.
+stale machine code. Keying the whole cache folder on a hash of every source file that holds
+compiled code makes any change there recompile everything, and keeps the cache out of
+site-packages.
 """
 
 from __future__ import annotations
@@ -15,12 +16,16 @@ from pathlib import Path
 import numba
 
 PACKAGE = Path(__file__).resolve().parent
+COMPILED_SOURCES = ("rng.py", "games/**/*.py")
+"""Where compiled code, and the constants it freezes in, lives: the shared random stream
+and the game packages. Other modules (CLI, storage, results ...) never reach a kernel."""
 
 
 def source_fingerprint() -> str:
-    """A short hash of every Python source file of the package (paths and contents)."""
+    """A short hash of the compiled sources (paths and contents) and numba's version."""
     digest = hashlib.sha256()
-    for path in sorted(PACKAGE.rglob("*.py")):
+    paths = {path for pattern in COMPILED_SOURCES for path in PACKAGE.glob(pattern)}
+    for path in sorted(paths):
         digest.update(str(path.relative_to(PACKAGE)).encode())
         digest.update(path.read_bytes())
     digest.update(numba.__version__.encode())
