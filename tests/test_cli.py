@@ -287,7 +287,7 @@ def test_strategies_lists_every_strategy_with_parameters_and_defaults(
     assert names == ["random", "bayes", "cautious", "aggressive"]
     expected = {
         "bayes": {"doubt": "0.35", "bluff": "0.2"},
-        "cautious": {"trust": "1.5", "margin": "1"},
+        "cautious": {"trust": "0.8", "margin": "0.5"},
         "aggressive": {"raise": "2", "doubt_ratio": "1.2", "draw": "0.5"},
     }
     for strategy, params in expected.items():

@@ -65,19 +65,19 @@ STRATEGIES: dict[str, StrategyInfo] = {
     ),
     "cautious": StrategyInfo(
         "cautious",
-        "Believes what it has seen: credits every pile card it did not see with a fixed "
-        "number of animals, doubts any claim beyond that, never draws blind, and claims "
-        "only what its own cards and the expected pile support.",
+        "Believes only what it has seen: credits every pile card it did not see with a "
+        "fixed number of animals and doubts any claim beyond that (so it doubts early), "
+        "never draws blind, and claims what its own cards and the expected pile support.",
         (
             ParamSpec(
                 "trust",
-                1.5,
+                0.8,
                 0.0,
                 3.0,
                 "animals of the claimed kind it credits each unseen pile card",
             ),
             ParamSpec(
-                "margin", 1.0, -5.0, 10.0, "animals a claim may exceed that before it doubts"
+                "margin", 0.5, -5.0, 10.0, "animals a claim may exceed that before it doubts"
             ),
         ),
     ),
