@@ -23,11 +23,35 @@ from zooanalysis.games.bluff.cards import (
     WILD_2,
 )
 
+_TAIL_LIMIT = 8.0
+_TAIL_STEPS_PER_UNIT = 1024
+_NORMAL_UPPER_TAIL = np.array(
+    [
+        0.5 * math.erfc((i / _TAIL_STEPS_PER_UNIT - _TAIL_LIMIT) / math.sqrt(2.0))
+        for i in range(int(2 * _TAIL_LIMIT * _TAIL_STEPS_PER_UNIT) + 2)
+    ]
+)
+"""P(Z >= z) for a standard normal Z, tabulated on [-8, 8] in steps of 1/1024."""
+
 MODE_PLAIN = 0
 MODE_COUNT_ONE = 1
 MODE_ALL_EQUAL = 2
 MODE_BOTH = 3
 N_MODES = 4
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def normal_upper_tail(z: float) -> float:
+    """P(Z >= z) for a standard normal Z by interpolation in a table: within 3e-8 of
+    ``erfc`` and about three times faster, which matters in the strategies' inner loop."""
+    if z <= -_TAIL_LIMIT:
+        return 1.0
+    if z >= _TAIL_LIMIT:
+        return 0.0
+    position = (z + _TAIL_LIMIT) * _TAIL_STEPS_PER_UNIT
+    index = int(position)
+    fraction = position - index
+    return _NORMAL_UPPER_TAIL[index] * (1.0 - fraction) + _NORMAL_UPPER_TAIL[index + 1] * fraction
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -307,5 +331,5 @@ def chance_at_least(
                 probability += weight
             continue
         z = (needed - 0.5 - expected) / spread
-        probability += weight * 0.5 * math.erfc(z * 0.7071067811865476)
+        probability += weight * normal_upper_tail(z)
     return min(1.0, max(0.0, probability))
