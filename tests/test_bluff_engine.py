@@ -238,9 +238,7 @@ EDGE_SETTINGS = [
         BluffSettings(players=2, hand_size=5, deck=DeckSettings(0, 5, 5, 0, 0, 0)),
         id="no-draw-pile",
     ),
-    pytest.param(
-        BluffSettings(players=3, deck=DeckSettings(0, 10, 10, 6, 6, 8)), id="only-wilds"
-    ),
+    pytest.param(BluffSettings(players=3, deck=DeckSettings(0, 10, 10, 6, 6, 8)), id="only-wilds"),
 ]
 
 
@@ -300,7 +298,7 @@ def _refill_state(draw_cards: list[int], hand_lengths: list[int], round_index: i
 
 
 def test_refill_starts_with_the_starting_player_clockwise():
-    """"After someone has received points, the turn ends. All players refill their hand cards
+    """ "After someone has received points, the turn ends. All players refill their hand cards
     to 5. The starting player card is passed to the player on the left of the current starting
     player." The hands are refilled from the round's starting player (seat 1 in round 1) on,
     clockwise: seat 1, seat 2, then seat 0."""
@@ -326,7 +324,7 @@ def test_refill_from_seat_zero_in_round_zero():
 
 
 def test_refill_with_one_card_too_few_deals_nothing():
-    """"The game ends when the draw pile is depleted and not all players can fill up their
+    """ "The game ends when the draw pile is depleted and not all players can fill up their
     hand to five": refill reports False and deals no card at all."""
     draw = [STOP, WILD_1]
     state = _refill_state(draw, hand_lengths=[3, 4, 5], round_index=1)
@@ -340,8 +338,9 @@ def test_refill_with_one_card_too_few_deals_nothing():
 
 def test_game_ends_on_deck_when_refill_fails():
     """A whole game on a tiny deck with unreachable points must end by the deck."""
-    deck = DeckSettings(animal_cards_per_value=1, wild_1=1, wild_2=1, count_one=0, all_equal=0,
-                        stop=0)
+    deck = DeckSettings(
+        animal_cards_per_value=1, wild_1=1, wild_2=1, count_one=0, all_equal=0, stop=0
+    )
     game_settings = BluffSettings(players=2, hand_size=3, points_to_end=1000, deck=deck)
     for game_index in range(10):
         record, state = play_checked(game_settings, "random,bayes", 2, game_index)
@@ -382,7 +381,7 @@ def test_settings_errors_name_the_key(table, key):
 
 @pytest.mark.parametrize(("players", "hand_size"), [(6, 18), (2, 54), (3, 36)])
 def test_hand_size_too_large_for_the_deck(players, hand_size):
-    """"Each player draws five": the deck (107 cards) must be able to deal every hand."""
+    """ "Each player draws five": the deck (107 cards) must be able to deal every hand."""
     with pytest.raises(SettingsError) as error:
         settings_from_table({"players": players, "hand_size": hand_size})
     message = str(error.value)
@@ -393,9 +392,18 @@ def test_hand_size_too_large_for_the_deck(players, hand_size):
 
 
 def test_hand_size_that_exactly_fits_the_deck_is_accepted():
-    table = {"players": 2, "hand_size": 5, "deck": {"animal_cards_per_value": 0, "wild_1": 5,
-                                                    "wild_2": 5, "count_one": 0, "all_equal": 0,
-                                                    "stop": 0}}
+    table = {
+        "players": 2,
+        "hand_size": 5,
+        "deck": {
+            "animal_cards_per_value": 0,
+            "wild_1": 5,
+            "wild_2": 5,
+            "count_one": 0,
+            "all_equal": 0,
+            "stop": 0,
+        },
+    }
     assert settings_from_table(table).deck.size == 10
     table["hand_size"] = 6
     with pytest.raises(SettingsError) as error:
@@ -437,8 +445,10 @@ def test_custom_settings_from_table():
 
 
 @settings(max_examples=15, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), names=st.lists(st.sampled_from(STRATEGY_NAMES),
-                                                      min_size=2, max_size=2))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    names=st.lists(st.sampled_from(STRATEGY_NAMES), min_size=2, max_size=2),
+)
 def test_custom_deck_games_keep_the_invariants(seed, names):
     custom = settings_from_table(CUSTOM_TABLE)
     record, state = play_checked(custom, ",".join(names), seed)
@@ -488,10 +498,58 @@ def test_count_for_kind_matches_found_in_real_games():
     from zooanalysis.games.bluff.cards import parse_card, type_counts
 
     for game_index in range(5):
-        record = play_game(BluffSettings(players=4), engine.lineup("bayes*2,random*2"), 9,
-                           game_index)
+        record = play_game(
+            BluffSettings(players=4), engine.lineup("bayes*2,random*2"), 9, game_index
+        )
         for event, doubt in zip(
             [e for e in record.events if e["move"] == "doubt"], record.doubts, strict=True
         ):
             counts = type_counts(parse_card(c) for c in event["pile"])
             assert count_for_kind(counts, doubt[3]) == event["found"]
+
+
+class _DoubtAboveThree:
+    """A notebook-style strategy written in plain Python against the Observation API."""
+
+    def choose_move(self, observation, rng):
+        from zooanalysis.games.bluff.strategies import MOVE_DOUBT, MOVE_DRAW, MOVE_HAND, MOVE_NONE
+
+        if observation.claim_count > 3:
+            return MOVE_DOUBT, -1
+        if observation.hand:
+            return MOVE_HAND, len(observation.hand) - 1
+        return (MOVE_DRAW, -1) if observation.first_move else (MOVE_NONE, -1)
+
+    def choose_claim(self, observation, rng):
+        if observation.claim_count == 0:
+            return 1, 0
+        return observation.claim_count + 1, 0
+
+
+class _ClaimsTwoAtFirst(_DoubtAboveThree):
+    def choose_claim(self, observation, rng):
+        return 2, 0
+
+
+def test_a_python_strategy_object_plays_through_the_reference_engine() -> None:
+    from zooanalysis.games.bluff.engine import lineup, play_game
+    from zooanalysis.games.bluff.reference_batch import play_batch_reference
+
+    settings = BluffSettings(players=3)
+    players = [_DoubtAboveThree(), *lineup("random,bayes")]
+    for game in range(20):
+        record = play_game(settings, players, seed=4, game_index=game)
+        # penalty points equal the cards of every doubted pile
+        assert sum(record.scores) == sum(pile_size for *_, pile_size, _, _ in record.doubts)
+        # the custom player never claims above four and doubts every claim above three
+        assert all(count <= 4 for seat, count, *_ in record.claims if seat == 0)
+        assert all(count > 3 for doubter, _c, count, *_ in record.doubts if doubter == 0)
+    totals, _ = play_batch_reference(settings, players, batch_seed=4, n_games=20)
+    assert totals["games"][0] == 20
+
+
+def test_an_illegal_python_strategy_is_refused_with_a_clear_error() -> None:
+    from zooanalysis.games.bluff.engine import IllegalMoveError, play_game
+
+    with pytest.raises(IllegalMoveError, match="does not best"):
+        play_game(BluffSettings(players=2), [_ClaimsTwoAtFirst(), _ClaimsTwoAtFirst()], seed=1)

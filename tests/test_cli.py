@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from run_helpers import assert_same_tables, tables_of
 
 import zooanalysis
 from zooanalysis import cli
@@ -52,17 +53,6 @@ def run_cli(capsys: pytest.CaptureFixture[str], *args: object) -> tuple[int, str
 def incomplete_siblings(path: Path) -> list[Path]:
     """Hidden ``.NAME.incomplete-*`` folders next to ``path``."""
     return list(path.parent.glob(f".{path.name}.incomplete-*"))
-
-
-def load_tables(path: Path) -> dict[str, pd.DataFrame]:
-    run = zooanalysis.load_run(path)
-    return {name: run.table(name) for name in run.table_names}
-
-
-def assert_same_tables(first: dict[str, pd.DataFrame], second: dict[str, pd.DataFrame]) -> None:
-    assert sorted(first) == sorted(second)
-    for name in first:
-        assert first[name].equals(second[name]), f"table {name} differs"
 
 
 def assert_one_error_line(err: str, *fragments: str) -> None:
@@ -163,7 +153,7 @@ def test_games_count_spellings_give_identical_runs(
     )
     assert code == 0, err
     assert zooanalysis.load_run(out).games == 1000
-    assert_same_tables(load_tables(reference), load_tables(out))
+    assert_same_tables(tables_of(reference), tables_of(out))
 
 
 # --- user errors -----------------------------------------------------------------------------
@@ -322,7 +312,7 @@ def _parse_odds(text: str) -> pd.DataFrame:
     columns = [int(c) for c in lines[start].split()[1:]]
     assert lines[start + 1].split() == ["pile_size"]
     rows = {}
-    for line in lines[start + 2:]:
+    for line in lines[start + 2 :]:
         if line.startswith("("):
             break
         cells = line.split()
@@ -352,8 +342,9 @@ def test_odds_prints_the_exact_table_to_a_tenth_of_a_percent(
             if 0 < value < 0.0005:
                 assert printed.loc[pile, count] == 0.0004
             else:
-                assert printed.loc[pile, count] == pytest.approx(round(value * 1000) / 1000,
-                                                                 abs=1e-9), (pile, count)
+                assert printed.loc[pile, count] == pytest.approx(
+                    round(value * 1000) / 1000, abs=1e-9
+                ), (pile, count)
     hidden = [c for c in exact.columns if c > reachable[-1]]
     assert (exact[hidden] < 0.0005).all().all()
     if hidden:

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from run_helpers import assert_same_tables, tables_of
 
 import zooanalysis
 from zooanalysis import cli
@@ -29,17 +30,6 @@ def cli_run(out: Path, *args: object) -> Path:
     code = cli.main(["run", *(str(arg) for arg in args), "--out", str(out), "--no-progress"])
     assert code == 0
     return out
-
-
-def tables_of(path: Path) -> dict[str, pd.DataFrame]:
-    run = zooanalysis.load_run(path)
-    return {name: run.table(name) for name in run.table_names}
-
-
-def assert_same_tables(first: dict[str, pd.DataFrame], second: dict[str, pd.DataFrame]) -> None:
-    assert sorted(first) == sorted(second)
-    for name in first:
-        assert first[name].equals(second[name]), f"table {name} differs"
 
 
 @pytest.fixture(scope="module")
