@@ -215,8 +215,10 @@ def format_odds(table, smallest: float = 0.0005) -> str:
         ]
     hidden = len(table.columns) - len(shown.columns)
     if hidden:
-        lines.append(f"\n(claims of more than {shown.columns[-1]}: under {100 * smallest:.2g}% "
-                     "for every pile size shown)")
+        lines.append(
+            f"\n(claims of more than {shown.columns[-1]}: under {100 * smallest:.2g}% "
+            "for every pile size shown)"
+        )
     return "\n".join(lines)
 
 

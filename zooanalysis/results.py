@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from zooanalysis.errors import UserError
-from zooanalysis.stats import format_rate, rate_table, wilson_interval
+from zooanalysis.stats import format_rate, rate_table
 from zooanalysis.storage import ROWS_FOLDER, read_manifest
 
 
@@ -161,6 +161,3 @@ def mean_with_interval(total: float, squares: float, n: int) -> tuple[float, flo
     variance = max(0.0, squares / n - mean * mean) * n / max(1, n - 1)
     half = 1.959963984540054 * np.sqrt(variance / n)
     return mean, mean - half, mean + half
-
-
-__all__ = ["Run", "load_run", "mean_with_interval", "wilson_interval"]

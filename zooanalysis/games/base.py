@@ -71,7 +71,3 @@ class Game(ABC):
         from zooanalysis.errors import UserError
 
         raise UserError(f"--game: {self.name} has no odds table")
-
-    def settings_from_dict(self, values: Mapping[str, Any]) -> Any:
-        """Settings back from a manifest's dict (the same format as a scenario table)."""
-        return self.settings_from_table(values)

@@ -167,7 +167,7 @@ class GameState:
     hands: list[list[int]]
     pile: list[int] = field(default_factory=list)
     pile_owners: list[int] = field(default_factory=list)
-    """Who placed each pile card from their own hand or the draw pile (-1 never happens)."""
+    """The seat that placed each pile card (from its hand or the draw pile)."""
     penalty_cards: list[list[int]] = field(default_factory=list)
     revealed: np.ndarray = field(default_factory=lambda: np.zeros(N_CARD_TYPES, dtype=np.int64))
     round_index: int = 0

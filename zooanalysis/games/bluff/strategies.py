@@ -127,18 +127,22 @@ def _unknown_pile_cards(known: np.ndarray, pile_size: np.int64) -> np.int64:
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
+def _strongest_value(card):
+    """Most animals of any one kind the card adds in plain mode."""
+    value = 0
+    for kind in range(N_KINDS):
+        value = max(value, card_contribution(card, kind, MODE_PLAIN))
+    return value
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
 def _strongest_hand_card(hand: np.ndarray, hand_size: np.int64, kind: np.int64) -> np.int64:
     """Index of the hand card adding most animals of ``kind`` (any kind if -1); -1 if empty."""
     best_index = -1
     best_value = -1
     for index in range(hand_size):
         card = hand[index]
-        if kind >= 0:
-            value = card_contribution(card, kind, MODE_PLAIN)
-        else:
-            value = 0
-            for any_kind in range(N_KINDS):
-                value = max(value, card_contribution(card, any_kind, MODE_PLAIN))
+        value = card_contribution(card, kind, MODE_PLAIN) if kind >= 0 else _strongest_value(card)
         if value > best_value:
             best_value = value
             best_index = index
@@ -283,14 +287,6 @@ def _cautious_move(
     if claim_count > 0 and _strongest_value(hand[index]) == 0:
         return MOVE_NONE, -1
     return MOVE_HAND, index
-
-
-@njit(cache=True, nogil=True, error_model="numpy")
-def _strongest_value(card):
-    value = 0
-    for kind in range(N_KINDS):
-        value = max(value, card_contribution(card, kind, MODE_PLAIN))
-    return value
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
