@@ -152,7 +152,7 @@ def run(
 
     check_new_run_path(target)
     with GameProgress(total, f"{game.title}", enabled=progress) as bar:
-        bar.status("compiling / loading the kernel")
+        bar.status("compiling")
         warm_up(request)
         bar.status("playing")
         result = run_simulation(request, on_progress=bar.advance)

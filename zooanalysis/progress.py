@@ -7,10 +7,10 @@ import time
 from rich.console import Console
 from rich.progress import (
     BarColumn,
-    MofNCompleteColumn,
     Progress,
     ProgressColumn,
     Task,
+    TaskProgressColumn,
     TextColumn,
     TimeElapsedColumn,
     TimeRemainingColumn,
@@ -38,19 +38,18 @@ class GameProgress:
         self.total = total
         self._progress = Progress(
             TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
+            BarColumn(bar_width=20),
+            TaskProgressColumn(),
             GamesPerSecondColumn(),
-            TextColumn("elapsed"),
             TimeElapsedColumn(),
-            TextColumn("left"),
+            TextColumn("eta"),
             TimeRemainingColumn(),
-            TextColumn("{task.fields[status]}"),
             console=Console(stderr=True),
             transient=False,
             disable=not enabled,
         )
-        self._task = self._progress.add_task(title, total=total, status="", play_started=None)
+        self.title = title
+        self._task = self._progress.add_task(title, total=total, play_started=None)
 
     def __enter__(self) -> GameProgress:
         self._progress.start()
@@ -60,12 +59,13 @@ class GameProgress:
         self._progress.stop()
 
     def status(self, text: str) -> None:
-        """Show what is happening now (e.g. compiling)."""
-        fields = {"status": text}
+        """Show what is happening now next to the title (``playing`` starts the clock)."""
         if text == "playing":
-            fields["play_started"] = time.perf_counter()
-            fields["status"] = ""
-        self._progress.update(self._task, **fields)
+            self._progress.update(
+                self._task, description=self.title, play_started=time.perf_counter()
+            )
+        else:
+            self._progress.update(self._task, description=f"{self.title} ({text})")
 
     def advance(self, games: int) -> None:
         """Count ``games`` more games as finished."""
