@@ -17,7 +17,7 @@ from zooanalysis.errors import SettingsError, UserError
 from zooanalysis.games import game_names, get_game
 from zooanalysis.numbers import parse_count
 from zooanalysis.progress import GameProgress
-from zooanalysis.runner import BACKENDS, DEFAULT_BATCH_SIZE, default_jobs
+from zooanalysis.runner import ALL_BACKENDS, DEFAULT_BATCH_SIZE, default_jobs
 from zooanalysis.scenario import Scenario, load_scenario
 from zooanalysis.strategy_spec import format_number, parse_lineup
 
@@ -87,7 +87,26 @@ def run(
         typer.Option("--scenario", help="TOML scenario file with [settings] and [run] defaults."),
     ] = None,
     backend: Annotated[
-        str | None, typer.Option("--backend", help="threads (default) or processes.")
+        str | None,
+        typer.Option("--backend", help="threads (default), processes, or dask (with --scheduler)."),
+    ] = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            "--scheduler",
+            help="Dask scheduler address for --backend dask, e.g. tcp://10.0.0.5:8786.",
+        ),
+    ] = None,
+    until_ci: Annotated[
+        float | None,
+        typer.Option(
+            "--until-ci",
+            help="Play batches until every win rate's 95% CI is at "
+            "most this wide on each side (e.g. 0.002), or --max-games is reached.",
+        ),
+    ] = None,
+    max_games: Annotated[
+        str | None, typer.Option("--max-games", help="Cap for --until-ci (default 1e8).")
     ] = None,
     batch_size: Annotated[
         int | None,
@@ -119,13 +138,39 @@ def run(
         settings = game.settings_for_lineup(settings, lineup)
     except SettingsError as error:
         raise UserError(f"--players: {error}") from None
-    total = parse_count(_choose(games, scenario, "games", "1e6"), "--games")
+    ci_target = _choose(until_ci, scenario, "until_ci", None)
+    if ci_target is not None:
+        if games is not None:
+            raise UserError(
+                "--games and --until-ci: give one of them (--until-ci plays until "
+                "the intervals are narrow enough, at most --max-games games)"
+            )
+        if (
+            isinstance(ci_target, bool)
+            or not isinstance(ci_target, int | float)
+            or not (0 < ci_target < 0.5)
+        ):
+            raise UserError(
+                f"--until-ci: {ci_target!r} is not allowed: give a half-width between "
+                "0 and 0.5, e.g. 0.002 for +-0.2 percentage points"
+            )
+        total = parse_count(_choose(max_games, scenario, "max_games", "1e8"), "--max-games")
+    else:
+        if max_games is not None:
+            raise UserError("--max-games: only used with --until-ci")
+        total = parse_count(_choose(games, scenario, "games", "1e6"), "--games")
     chosen_seed = _whole(_choose(seed, scenario, "seed", 1), "--seed", 0)
     chosen_jobs = _whole(_choose(jobs, scenario, "jobs", default_jobs()), "--jobs", 1)
     chosen_backend = _choose(backend, scenario, "backend", "threads")
-    if chosen_backend not in BACKENDS:
+    if chosen_backend not in ALL_BACKENDS:
         raise UserError(
-            f"--backend: unknown backend {chosen_backend!r}; allowed are {', '.join(BACKENDS)}"
+            f"--backend: unknown backend {chosen_backend!r}; allowed are {', '.join(ALL_BACKENDS)}"
+        )
+    chosen_scheduler = _choose(scheduler, scenario, "scheduler", None)
+    if (chosen_backend == "dask") != (chosen_scheduler is not None):
+        raise UserError(
+            "--scheduler: give it with --backend dask, and only then "
+            "(e.g. --backend dask --scheduler tcp://HOST:8786)"
         )
     size = _whole(
         _choose(batch_size, scenario, "batch_size", DEFAULT_BATCH_SIZE), "--batch-size", 1
@@ -142,6 +187,8 @@ def run(
         seed=chosen_seed,
         jobs=chosen_jobs,
         backend=chosen_backend,
+        scheduler=chosen_scheduler,
+        until_ci=ci_target,
         batch_size=size,
         with_rows=keep_rows,
         out=target,

@@ -134,9 +134,20 @@ class Run:
         manifest = self.manifest
         speed = manifest.get("games_per_second")
         timing = f" in {manifest['wall_seconds']:.1f} s ({speed:,.0f} games/s)" if speed else ""
+        until = manifest.get("until_ci")
+        stopped = ""
+        if until:
+            target = 100 * until["target_half_width"]
+            stopped = (
+                f"\nStopped after {self.games:,} games: every win rate known to within "
+                f"+-{target:.2g} percentage points"
+                if until["reached"]
+                else f"\nStopped at --max-games {self.games:,} before every win rate was "
+                f"within +-{target:.2g} percentage points"
+            )
         return (
             f"{manifest['title']}: {self.games:,} games, {len(self.lineup)} players "
-            f"({', '.join(self.lineup)}), seed {manifest['seed']}{timing}"
+            f"({', '.join(self.lineup)}), seed {manifest['seed']}{timing}{stopped}"
         )
 
 

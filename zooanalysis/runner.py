@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterator
+import warnings
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -21,7 +24,8 @@ from zooanalysis.games.base import BatchJob, BatchResult
 
 DEFAULT_BATCH_SIZE = 20_000
 BACKENDS = {"threads": "threading", "processes": "loky"}
-"""``--backend`` names: compiled kernels release the GIL, so threads are the default."""
+"""Local ``--backend`` names: compiled kernels release the GIL, so threads are the default."""
+ALL_BACKENDS = (*BACKENDS, "dask")
 
 
 @dataclass(frozen=True)
@@ -33,23 +37,32 @@ class Batch:
     games: int
 
 
+def batch_seed(seed: int, index: int) -> int:
+    """The seed of batch ``index``: ``SeedSequence(seed).spawn(...)[index]``, computed alone."""
+    child = np.random.SeedSequence(seed, spawn_key=(index,))
+    return int(child.generate_state(1, dtype=np.uint64)[0])
+
+
 def plan_batches(games: int, seed: int, batch_size: int = DEFAULT_BATCH_SIZE) -> list[Batch]:
     """Cut ``games`` into batches of ``batch_size`` (the last may be smaller), seeded from
     ``SeedSequence(seed).spawn``."""
     if games < 1:
         raise UserError(f"--games: {games} is not allowed: give a positive whole number")
+    return list(stream_batches(seed, batch_size, games))
+
+
+def stream_batches(seed: int, batch_size: int, max_games: int) -> Iterator[Batch]:
+    """Batches one after another, up to ``max_games`` games in all, made only when needed.
+
+    Batch ``i`` is the same as in :func:`plan_batches`, so a run that stops early played
+    exactly the first batches of a longer one.
+    """
     if batch_size < 1:
         raise UserError(f"--batch-size: {batch_size} is not allowed: give a positive number")
-    count = -(-games // batch_size)
-    children = np.random.SeedSequence(seed).spawn(count)
-    return [
-        Batch(
-            index,
-            int(child.generate_state(1, dtype=np.uint64)[0]),
-            min(batch_size, games - index * batch_size),
-        )
-        for index, child in enumerate(children)
-    ]
+    index = 0
+    while index * batch_size < max_games:
+        yield Batch(index, batch_seed(seed, index), min(batch_size, max_games - index * batch_size))
+        index += 1
 
 
 def default_jobs() -> int:
@@ -60,28 +73,67 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
-def run_batches(
-    job: BatchJob,
-    batches: list[Batch],
-    jobs: int = 1,
-    backend: str = "threads",
-) -> Iterator[tuple[Batch, BatchResult]]:
-    """Play the batches, ``jobs`` at a time; yields (batch, result) in batch order."""
+@contextmanager
+def backend_context(backend: str, jobs: int, scheduler: str | None = None):
+    """Yield the joblib (backend name, n_jobs) for a ``--backend`` and set it up.
+
+    ``dask`` connects to the Dask scheduler at ``scheduler`` (see ``zooanalysis.distributed``)
+    for the duration of the run.
+    """
+    if backend == "dask":
+        from zooanalysis.distributed import dask_backend
+
+        with dask_backend(scheduler) as n_jobs:
+            yield "dask", n_jobs
+        return
     if backend not in BACKENDS:
         raise UserError(
-            f"--backend: unknown backend {backend!r}; allowed are {', '.join(BACKENDS)}"
+            f"--backend: unknown backend {backend!r}; allowed are {', '.join(ALL_BACKENDS)}"
         )
+    if scheduler is not None:
+        raise UserError("--scheduler: only used with --backend dask")
     if jobs < 1:
         raise UserError(f"--jobs: {jobs} is not allowed: give a positive whole number")
-    if jobs == 1:
-        for batch in batches:
-            yield batch, job(batch.seed, batch.games)
-        return
-    parallel = Parallel(
-        n_jobs=jobs, backend=BACKENDS[backend], return_as="generator", pre_dispatch=f"{2 * jobs}"
-    )
-    results = parallel(delayed(job)(batch.seed, batch.games) for batch in batches)
-    yield from zip(batches, results, strict=True)
+    yield BACKENDS[backend], jobs
+
+
+def run_batches(
+    job: BatchJob,
+    batches: Iterable[Batch],
+    jobs: int = 1,
+    backend: str = "threads",
+    scheduler: str | None = None,
+) -> Iterator[tuple[Batch, BatchResult]]:
+    """Play the batches, ``jobs`` at a time; yields (batch, result) in batch order.
+
+    ``batches`` may be endless: batches are made only as workers need them, and a caller
+    that stops reading cancels the rest.
+    """
+    with backend_context(backend, jobs, scheduler) as (joblib_backend, n_jobs):
+        if n_jobs == 1:
+            for batch in batches:
+                yield batch, job(batch.seed, batch.games)
+            return
+        dispatched: deque[Batch] = deque()
+
+        def tasks():
+            for batch in batches:
+                dispatched.append(batch)
+                yield delayed(job)(batch.seed, batch.games)
+
+        workers = n_jobs if n_jobs > 0 else default_jobs()
+        parallel = Parallel(
+            n_jobs=n_jobs,
+            backend=joblib_backend,
+            return_as="generator",
+            pre_dispatch=f"{2 * workers}",
+        )
+        with warnings.catch_warnings():
+            # a caller that stops early (--until-ci) leaves look-ahead batches unused on purpose
+            warnings.filterwarnings("ignore", message=".*tasks which were still being processed")
+            warnings.filterwarnings("ignore", message=".*successfully executed +but not used")
+            for result in parallel(tasks()):
+                yield dispatched.popleft(), result
 
 
 @dataclass
@@ -100,20 +152,24 @@ class RunTotals:
 
 def play(
     job: BatchJob,
-    batches: list[Batch],
+    batches: Iterable[Batch],
     jobs: int = 1,
     backend: str = "threads",
     on_batch: Callable[[Batch, BatchResult], None] | None = None,
+    stop: Callable[[BatchResult], bool] | None = None,
+    scheduler: str | None = None,
 ) -> RunTotals:
-    """Play every batch and sum the count arrays.
+    """Play the batches in order and sum the count arrays.
 
     Row arrays (keys starting with ``row_``) are not kept: ``on_batch`` receives every
-    batch's full result, in order, to store them, so memory stays constant.
+    batch's full result, in order, to store them, so memory stays constant. ``stop`` is
+    asked after each batch (in batch order) whether the totals so far are enough; the run
+    then ends there, whatever other batches were already under way.
     """
     start = time.perf_counter()
     totals: BatchResult = {}
     games = 0
-    for batch, result in run_batches(job, batches, jobs, backend):
+    for batch, result in run_batches(job, batches, jobs, backend, scheduler):
         for key, value in result.items():
             if key.startswith("row_"):
                 continue
@@ -124,4 +180,6 @@ def play(
         games += batch.games
         if on_batch is not None:
             on_batch(batch, result)
+        if stop is not None and stop(totals):
+            break
     return RunTotals(totals, games, time.perf_counter() - start)

@@ -24,7 +24,19 @@ from typing import Any
 from zooanalysis.errors import UserError
 
 TOP_LEVEL_KEYS = ("game", "description", "settings", "run")
-RUN_KEYS = ("players", "games", "seed", "jobs", "backend", "batch_size", "rows", "out")
+RUN_KEYS = (
+    "players",
+    "games",
+    "seed",
+    "jobs",
+    "backend",
+    "scheduler",
+    "batch_size",
+    "rows",
+    "out",
+    "until_ci",
+    "max_games",
+)
 
 
 @dataclass(frozen=True)

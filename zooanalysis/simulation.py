@@ -21,7 +21,8 @@ from zooanalysis import __version__
 from zooanalysis.games import get_game
 from zooanalysis.games.base import BatchResult, Game
 from zooanalysis.results import Run
-from zooanalysis.runner import DEFAULT_BATCH_SIZE, Batch, default_jobs, plan_batches, play
+from zooanalysis.runner import DEFAULT_BATCH_SIZE, Batch, default_jobs, play, stream_batches
+from zooanalysis.stopping import stop_rule
 from zooanalysis.storage import (
     ROWS_FOLDER,
     atomic_directory,
@@ -48,6 +49,10 @@ class RunRequest:
     backend: str = "threads"
     batch_size: int = DEFAULT_BATCH_SIZE
     with_rows: bool = False
+    until_ci: float | None = None
+    """Stop once every win rate's 95% CI half-width is at most this; ``games`` is the cap."""
+    scheduler: str | None = None
+    """The Dask scheduler's address, with ``backend="dask"``."""
     out: Path | None = None
     scenario: str | None = None
     command: list[str] = field(default_factory=list)
@@ -65,12 +70,21 @@ def run_simulation(request: RunRequest, on_progress: Callable[[int], None] | Non
     Nothing is written unless the whole run completes.
     """
     game = request.game
-    batches = plan_batches(request.games, request.seed, request.batch_size)
+    batches = stream_batches(request.seed, request.batch_size, request.games)
     job = game.batch_job(request.settings, request.lineup, request.with_rows)
+    stop = stop_rule(game, request.lineup, request.until_ci)
     if request.out is None:
-        totals = play(job, batches, request.jobs, request.backend, _progress_only(on_progress))
+        totals = play(
+            job,
+            batches,
+            request.jobs,
+            request.backend,
+            _progress_only(on_progress),
+            stop,
+            request.scheduler,
+        )
         tables = game.tables(totals.totals, request.settings, request.lineup)
-        return game.run_class()(_manifest(request, totals, tables, len(batches)), tables)
+        return game.run_class()(_manifest(request, totals, tables, stop), tables)
 
     check_new_run_path(request.out)
     with atomic_directory(request.out) as folder:
@@ -86,10 +100,12 @@ def run_simulation(request: RunRequest, on_progress: Callable[[int], None] | Non
             if on_progress is not None:
                 on_progress(batch.games)
 
-        totals = play(job, batches, request.jobs, request.backend, store_batch)
+        totals = play(
+            job, batches, request.jobs, request.backend, store_batch, stop, request.scheduler
+        )
         tables = game.tables(totals.totals, request.settings, request.lineup)
         write_tables(folder, tables)
-        manifest = _manifest(request, totals, tables, len(batches))
+        manifest = _manifest(request, totals, tables, stop)
         write_manifest(folder, manifest)
     return game.run_class()(manifest, path=request.out)
 
@@ -143,8 +159,15 @@ def _rows_frame(batch: Batch, result: BatchResult, batch_size: int) -> pd.DataFr
     return frame
 
 
-def _manifest(request: RunRequest, totals, tables, batches: int) -> dict[str, Any]:
+def _manifest(request: RunRequest, totals, tables, stop) -> dict[str, Any]:
     game = request.game
+    until = None
+    if request.until_ci is not None:
+        until = {
+            "target_half_width": request.until_ci,
+            "max_games": request.games,
+            "reached": bool(stop.reached),
+        }
     return {
         "zoosim_version": __version__,
         "git_commit": git_commit(),
@@ -157,9 +180,11 @@ def _manifest(request: RunRequest, totals, tables, batches: int) -> dict[str, An
         "seed": request.seed,
         "games": totals.games,
         "batch_size": request.batch_size,
-        "batches": batches,
+        "batches": -(-totals.games // request.batch_size),
+        "until_ci": until,
         "jobs": request.jobs,
         "backend": request.backend,
+        "scheduler": request.scheduler,
         "per_game_rows": request.with_rows,
         "wall_seconds": round(totals.wall_seconds, 3),
         "games_per_second": round(totals.games_per_second, 1),

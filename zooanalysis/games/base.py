@@ -60,6 +60,14 @@ class Game(ABC):
         shared results code reads win rates from it.
         """
 
+    def win_counts(self, totals: BatchResult, lineup: list[PlayerSpec]) -> tuple[int, np.ndarray]:
+        """(games, wins per seat) from summed counts, for stopping rules such as --until-ci.
+
+        The default reads the ``seats`` table; a game may override it with a cheaper path.
+        """
+        seats = self.tables(totals, None, lineup)["seats"]
+        return int(seats["games"].iloc[0]), seats["wins"].to_numpy()
+
     def run_class(self) -> type:
         """The results class for this game's runs (a subclass of ``results.Run``)."""
         from zooanalysis.results import Run

@@ -115,6 +115,10 @@ class BluffGame(Game):
         """Result tables: seats, histograms, end reasons, moves, doubts and claims."""
         return result_tables(totals, [p.label for p in lineup])
 
+    def win_counts(self, totals: BatchResult, lineup: list[PlayerSpec]) -> tuple[int, np.ndarray]:
+        """(games, wins per seat) straight from the kernel's counts."""
+        return int(totals["games"][0]), totals["wins"]
+
     def odds_table(self, settings: BluffSettings, sizes: list[int]) -> pd.DataFrame:
         """P(a random pile of each size holds at least N of the claimed kind), exactly."""
         too_big = [size for size in sizes if size > settings.deck.size]

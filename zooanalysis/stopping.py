@@ -1,0 +1,59 @@
+"""Stopping rules: run until the answer is sure (``--until-ci``).
+
+After every batch, in batch order, the rule looks at every win rate the summary reports,
+each seat's and each strategy's, and stops once all their 95% Wilson intervals are at most
+``target`` wide on either side. Because batches are checked in order and a batch's games do
+not depend on how many batches run, the same seed and target always stop after the same
+games with the same results.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from zooanalysis.games.base import BatchResult, Game
+from zooanalysis.stats import wilson_interval
+from zooanalysis.strategy_spec import PlayerSpec
+
+
+def win_rate_half_widths(games: int, wins: np.ndarray, labels: Sequence[str]) -> np.ndarray:
+    """Half-widths of the 95% Wilson intervals of every seat's and every strategy's win rate.
+
+    A strategy's rate pools the seats it plays, as ``Run.win_rates("strategy")`` does.
+    """
+    successes = list(wins)
+    trials = [games] * len(wins)
+    for label in dict.fromkeys(labels):
+        seats = [seat for seat, name in enumerate(labels) if name == label]
+        if len(seats) > 1:
+            successes.append(sum(wins[seat] for seat in seats))
+            trials.append(games * len(seats))
+    low, high = wilson_interval(np.asarray(successes), np.asarray(trials))
+    return (np.asarray(high) - np.asarray(low)) / 2
+
+
+class UntilConfident:
+    """A ``stop`` callback for ``runner.play``: true once every win rate is within ``target``."""
+
+    def __init__(self, game: Game, lineup: list[PlayerSpec], target: float) -> None:
+        self.game = game
+        self.lineup = lineup
+        self.labels = [player.label for player in lineup]
+        self.target = target
+        self.reached = False
+
+    def __call__(self, totals: BatchResult) -> bool:
+        """Whether the totals so far answer every win rate to within the target."""
+        games, wins = self.game.win_counts(totals, self.lineup)
+        widths = win_rate_half_widths(games, wins, self.labels)
+        self.reached = bool(np.all(widths <= self.target))
+        return self.reached
+
+
+def stop_rule(
+    game: Game, lineup: list[PlayerSpec], target: float | None
+) -> Callable[[BatchResult], bool] | None:
+    """The stopping rule for ``--until-ci target`` (None: play every game asked for)."""
+    return None if target is None else UntilConfident(game, lineup, target)
