@@ -10,7 +10,7 @@ A scenario names the game, its rule settings and, optionally, how to run it::
 
     [run]               # defaults for `zoosim run`; command-line options win
     players = "bayes,bayes,cautious,random"
-    games = "1e6"
+    games = "1e6"       # or: until_ci = 0.002 (with max_games = "1e8")
     seed = 1
 """
 
