@@ -18,6 +18,7 @@ from zooanalysis.games.bluff.analysis import BluffRun
 from zooanalysis.progress import GameProgress
 from zooanalysis.results import load_run
 from zooanalysis.simulation import RunRequest, run_simulation
+from zooanalysis.storage import RunInterruptedError
 from zooanalysis.strategy_spec import parse_lineup
 
 # A mixed lineup (one strategy on two seats) whose doubted piles stay below the 40+ bin at
@@ -33,39 +34,46 @@ def incomplete_siblings(path: Path) -> list[Path]:
 # --- atomic writing ----------------------------------------------------------------------------
 
 
-def test_atomic_directory_appears_only_when_complete(tmp_path: Path) -> None:
+def test_run_directory_appears_only_when_complete(tmp_path: Path) -> None:
     target = tmp_path / "run"
-    with storage.atomic_directory(target) as folder:
-        assert folder != target and folder.parent == tmp_path
-        assert folder.name.startswith(".run.incomplete-")
+    with storage.resumable_directory(target) as folder:
+        assert folder == tmp_path / ".run.partial"
         (folder / "data.txt").write_text("x", encoding="utf-8")
         assert not target.exists()
     assert (target / "data.txt").read_text(encoding="utf-8") == "x"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run"]
 
 
-@pytest.mark.parametrize("error", [RuntimeError, KeyboardInterrupt])
-def test_atomic_directory_leaves_nothing_on_error(
-    error: type[BaseException], tmp_path: Path
-) -> None:
+def test_a_failed_run_leaves_nothing(tmp_path: Path) -> None:
     target = tmp_path / "nested" / "run"
-    with pytest.raises(error), storage.atomic_directory(target) as folder:
+    with pytest.raises(RuntimeError), storage.resumable_directory(target) as folder:
         (folder / "half.parquet").write_bytes(b"partial")
         (folder / "sub").mkdir()
-        raise error("stop")
+        raise RuntimeError("stop")
     assert not target.exists()
-    assert not incomplete_siblings(target)
     assert list(target.parent.iterdir()) == []
 
 
-def test_atomic_directory_refuses_an_existing_path(tmp_path: Path) -> None:
+def test_an_interrupted_run_keeps_only_its_hidden_working_folder(tmp_path: Path) -> None:
+    target = tmp_path / "run"
+    with (
+        pytest.raises(RunInterruptedError, match="--resume"),
+        storage.resumable_directory(target) as folder,
+    ):
+        (folder / "checkpoint.json").write_text("{}", encoding="utf-8")
+        raise KeyboardInterrupt
+    assert not target.exists()
+    assert [p.name for p in tmp_path.iterdir()] == [".run.partial"]
+
+
+def test_run_directory_refuses_an_existing_path(tmp_path: Path) -> None:
     target = tmp_path / "run"
     target.mkdir()
     (target / "keep.txt").write_text("keep", encoding="utf-8")
-    with pytest.raises(UserError, match="already exists"), storage.atomic_directory(target):
+    with pytest.raises(UserError, match="already exists"), storage.resumable_directory(target):
         pytest.fail("the block must not run")  # pragma: no cover
     assert [p.name for p in target.iterdir()] == ["keep.txt"]
-    assert not incomplete_siblings(target)
+    assert [p.name for p in tmp_path.iterdir()] == ["run"]
 
 
 def _request(out: Path | None, jobs: int = 1, games: int = 2500, batch_size: int = 500):
@@ -96,12 +104,16 @@ def test_interrupted_run_writes_nothing(jobs: int, tmp_path: Path) -> None:
         if len(finished) == 2:
             raise KeyboardInterrupt
 
-    with pytest.raises(KeyboardInterrupt):
+    with pytest.raises(RunInterruptedError):
         run_simulation(_request(out, jobs=jobs), on_progress=progress)
     assert finished == [500, 500]
     assert not out.exists()
     assert not incomplete_siblings(out)
-    assert list(tmp_path.iterdir()) == []
+    # no results: only the hidden, resumable working folder, which is not a run
+    assert [p.name for p in tmp_path.iterdir()] == [".run.partial"]
+    assert not (tmp_path / ".run.partial" / "manifest.json").exists()
+    with pytest.raises(UserError):
+        zooanalysis.load_run(tmp_path / ".run.partial")
 
 
 def test_completed_run_reports_progress_for_every_batch(tmp_path: Path) -> None:
@@ -137,9 +149,10 @@ def test_cli_interrupted_run_writes_nothing(
     assert code == 130
     assert captured.out == ""  # no summary, no "Written to"
     assert "Traceback" not in captured.err
+    assert f"Continue it with: zoosim run --resume {out}" in captured.err
     assert not out.exists()
     assert not incomplete_siblings(out)
-    assert list(tmp_path.iterdir()) == []
+    assert [p.name for p in tmp_path.iterdir()] == [".run.partial"]
 
 
 @pytest.mark.filterwarnings("ignore:.*tasks.*:UserWarning")

@@ -19,6 +19,7 @@ from zooanalysis.numbers import parse_count
 from zooanalysis.progress import GameProgress
 from zooanalysis.runner import ALL_BACKENDS, DEFAULT_BATCH_SIZE, default_jobs
 from zooanalysis.scenario import Scenario, load_scenario
+from zooanalysis.storage import RunInterruptedError
 from zooanalysis.strategy_spec import format_number, parse_lineup
 
 app = typer.Typer(
@@ -118,12 +119,46 @@ def run(
         bool | None,
         typer.Option("--rows/--no-rows", help="Also keep one row per game (Parquet, per batch)."),
     ] = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option(
+            "--resume",
+            help="Continue an interrupted run to RUN_DIR; give only "
+            "--jobs, --backend, --scheduler or --no-progress with it.",
+        ),
+    ] = None,
     progress: Annotated[
         bool, typer.Option("--progress/--no-progress", help="Show the progress bar.")
     ] = True,
 ) -> None:
     """Simulate games and write a run directory (manifest.json + Parquet tables)."""
-    from zooanalysis.simulation import RunRequest, run_simulation, warm_up
+    from zooanalysis.simulation import RunRequest, resume_request
+
+    if resume is not None:
+        fixed = {
+            "--game": game_name,
+            "--players": players,
+            "--games": games,
+            "--seed": seed,
+            "--out": out,
+            "--scenario": scenario_file,
+            "--batch-size": batch_size,
+            "--rows/--no-rows": rows,
+            "--until-ci": until_ci,
+            "--max-games": max_games,
+        }
+        given = [name for name, value in fixed.items() if value is not None]
+        if given:
+            raise UserError(
+                f"--resume: {', '.join(given)} cannot change an interrupted run; "
+                "only --jobs, --backend, --scheduler and --no-progress may be given"
+            )
+        chosen_backend = backend or "threads"
+        request = resume_request(
+            resume, _whole(jobs or default_jobs(), "--jobs", 1), chosen_backend, scheduler
+        )
+        _play_and_report(request, progress, resume=True)
+        return
 
     scenario = load_scenario(scenario_file) if scenario_file is not None else None
     name = _choose(game_name, None, "", scenario.game if scenario and scenario.game else "bluff")
@@ -198,11 +233,19 @@ def run(
     from zooanalysis.storage import check_new_run_path
 
     check_new_run_path(target)
-    with GameProgress(total, f"{game.title}", enabled=progress) as bar:
+    _play_and_report(request, progress)
+
+
+def _play_and_report(request, progress: bool, resume: bool = False) -> None:
+    """Play a run with a progress bar, then print its summary and where it was written."""
+    from zooanalysis.simulation import run_simulation, warm_up
+
+    with GameProgress(request.games, request.game.title, enabled=progress) as bar:
         bar.status("compiling")
         warm_up(request)
         bar.status("playing")
-        result = run_simulation(request, on_progress=bar.advance)
+        result = run_simulation(request, on_progress=bar.advance, resume=resume)
+    target = request.out
     typer.echo(result.summary())
     typer.echo(f"\nWritten to {target}/ (load with zooanalysis.load_run({str(target)!r}))")
 
@@ -310,6 +353,9 @@ def main(argv: list[str] | None = None) -> int:
     except UserError as error:
         typer.echo(f"zoosim: error: {error}", err=True)
         return EXIT_USER_ERROR
+    except RunInterruptedError as interrupted:
+        typer.echo(f"zoosim: {interrupted}", err=True)
+        return EXIT_INTERRUPTED
     except (KeyboardInterrupt, typer.Abort):
         typer.echo("zoosim: interrupted; nothing was written", err=True)
         return EXIT_INTERRUPTED

@@ -51,15 +51,15 @@ def plan_batches(games: int, seed: int, batch_size: int = DEFAULT_BATCH_SIZE) ->
     return list(stream_batches(seed, batch_size, games))
 
 
-def stream_batches(seed: int, batch_size: int, max_games: int) -> Iterator[Batch]:
+def stream_batches(seed: int, batch_size: int, max_games: int, first: int = 0) -> Iterator[Batch]:
     """Batches one after another, up to ``max_games`` games in all, made only when needed.
 
     Batch ``i`` is the same as in :func:`plan_batches`, so a run that stops early played
-    exactly the first batches of a longer one.
+    exactly the first batches of a longer one; a resumed run starts at batch ``first``.
     """
     if batch_size < 1:
         raise UserError(f"--batch-size: {batch_size} is not allowed: give a positive number")
-    index = 0
+    index = first
     while index * batch_size < max_games:
         yield Batch(index, batch_seed(seed, index), min(batch_size, max_games - index * batch_size))
         index += 1
@@ -158,17 +158,20 @@ def play(
     on_batch: Callable[[Batch, BatchResult], None] | None = None,
     stop: Callable[[BatchResult], bool] | None = None,
     scheduler: str | None = None,
+    initial: BatchResult | None = None,
+    games_done: int = 0,
 ) -> RunTotals:
     """Play the batches in order and sum the count arrays.
 
     Row arrays (keys starting with ``row_``) are not kept: ``on_batch`` receives every
     batch's full result, in order, to store them, so memory stays constant. ``stop`` is
     asked after each batch (in batch order) whether the totals so far are enough; the run
-    then ends there, whatever other batches were already under way.
+    then ends there, whatever other batches were already under way. A resumed run passes
+    the counts so far as ``initial`` (updated in place) and their number of games.
     """
     start = time.perf_counter()
-    totals: BatchResult = {}
-    games = 0
+    totals: BatchResult = initial if initial is not None else {}
+    games = games_done
     for batch, result in run_batches(job, batches, jobs, backend, scheduler):
         for key, value in result.items():
             if key.startswith("row_"):

@@ -9,7 +9,10 @@ Usable from a notebook::
 
 from __future__ import annotations
 
+import json
+import os
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +21,7 @@ from typing import Any
 import pandas as pd
 
 from zooanalysis import __version__
+from zooanalysis.errors import UserError
 from zooanalysis.games import get_game
 from zooanalysis.games.base import BatchResult, Game
 from zooanalysis.results import Run
@@ -25,11 +29,14 @@ from zooanalysis.runner import DEFAULT_BATCH_SIZE, Batch, default_jobs, play, st
 from zooanalysis.stopping import stop_rule
 from zooanalysis.storage import (
     ROWS_FOLDER,
-    atomic_directory,
-    check_new_run_path,
     environment,
     git_commit,
+    partial_path,
+    read_checkpoint,
+    resumable_directory,
     utc_now,
+    write_checkpoint,
+    write_json_atomically,
     write_manifest,
     write_tables,
 )
@@ -63,11 +70,15 @@ def warm_up(request: RunRequest) -> None:
     request.game.batch_job(request.settings, request.lineup, False)(0, 1)
 
 
-def run_simulation(request: RunRequest, on_progress: Callable[[int], None] | None = None) -> Run:
+def run_simulation(
+    request: RunRequest, on_progress: Callable[[int], None] | None = None, resume: bool = False
+) -> Run:
     """Play the run, write it to ``request.out`` (if set) and return its results.
 
-    ``on_progress`` is called with the number of games finished after every batch.
-    Nothing is written unless the whole run completes.
+    ``on_progress`` is called with the number of games finished after every batch. No
+    results are written unless the whole run completes; a run to disk keeps a checkpoint
+    in a hidden ``.NAME.partial`` folder, so after Ctrl-C (``RunInterruptedError``) or a
+    killed process ``resume=True`` continues it to the same results.
     """
     game = request.game
     batches = stream_batches(request.seed, request.batch_size, request.games)
@@ -86,28 +97,136 @@ def run_simulation(request: RunRequest, on_progress: Callable[[int], None] | Non
         tables = game.tables(totals.totals, request.settings, request.lineup)
         return game.run_class()(_manifest(request, totals, tables, stop), tables)
 
-    check_new_run_path(request.out)
-    with atomic_directory(request.out) as folder:
+    with resumable_directory(request.out, resume) as folder:
+        if not resume:
+            write_json_atomically(folder / REQUEST_FILE, _request_record(request))
+        totals, state = read_checkpoint(folder)
         rows_folder = folder / ROWS_FOLDER
+        _drop_rows_after(rows_folder, state["next_batch"])
         if request.with_rows:
-            rows_folder.mkdir()
+            rows_folder.mkdir(exist_ok=True)
+        checkpoint = _Checkpointer(folder, totals, state)
 
         def store_batch(batch: Batch, result: BatchResult) -> None:
             if request.with_rows:
                 _rows_frame(batch, result, request.batch_size).to_parquet(
                     rows_folder / f"batch-{batch.index:06d}.parquet", index=False
                 )
+            checkpoint.batch_done(batch)
             if on_progress is not None:
                 on_progress(batch.games)
 
-        totals = play(
-            job, batches, request.jobs, request.backend, store_batch, stop, request.scheduler
+        batches = stream_batches(
+            request.seed, request.batch_size, request.games, state["next_batch"]
         )
-        tables = game.tables(totals.totals, request.settings, request.lineup)
+        try:
+            played = play(
+                job,
+                batches,
+                request.jobs,
+                request.backend,
+                store_batch,
+                stop,
+                request.scheduler,
+                initial=totals,
+                games_done=state["games"],
+            )
+        except KeyboardInterrupt:
+            checkpoint.save()
+            raise
+        played.wall_seconds += state["wall_seconds"]
+        tables = game.tables(played.totals, request.settings, request.lineup)
         write_tables(folder, tables)
-        manifest = _manifest(request, totals, tables, stop)
+        manifest = _manifest(request, played, tables, stop)
         write_manifest(folder, manifest)
+        for leftover in (REQUEST_FILE, "checkpoint.json", "checkpoint.npz"):
+            (folder / leftover).unlink(missing_ok=True)
     return game.run_class()(manifest, path=request.out)
+
+
+REQUEST_FILE = "request.json"
+CHECKPOINT_SECONDS = float(os.environ.get("ZOOSIM_CHECKPOINT_SECONDS", "5"))
+"""How often a run to disk saves its counts so far (and always when interrupted)."""
+
+
+class _Checkpointer:
+    """Saves a run's counts every few seconds so an interrupted run can be resumed."""
+
+    def __init__(self, folder: Path, totals: BatchResult, state: dict[str, Any]) -> None:
+        self.folder = folder
+        self.totals = totals
+        self.state = dict(state)
+        self.started = time.perf_counter()
+        self.saved = self.started
+
+    def batch_done(self, batch: Batch) -> None:
+        """Count a finished batch (already added to the totals); save now and then."""
+        self.state["next_batch"] = batch.index + 1
+        self.state["games"] += batch.games
+        if time.perf_counter() - self.saved >= CHECKPOINT_SECONDS:
+            self.save()
+
+    def save(self) -> None:
+        """Write the counts and position now."""
+        now = time.perf_counter()
+        state = dict(self.state)
+        state["wall_seconds"] = self.state["wall_seconds"] + (now - self.started)
+        write_checkpoint(self.folder, self.totals, state)
+        self.saved = now
+
+
+def _drop_rows_after(rows_folder: Path, next_batch: int) -> None:
+    """Remove per-game row files of batches the checkpoint does not count (resumed runs)."""
+    if rows_folder.is_dir():
+        for path in rows_folder.glob("batch-*.parquet"):
+            if int(path.stem.removeprefix("batch-")) >= next_batch:
+                path.unlink()
+
+
+def _request_record(request: RunRequest) -> dict[str, Any]:
+    """What a resumed run needs to play exactly the same games."""
+    return {
+        "game": request.game.name,
+        "settings": request.game.settings_dict(request.settings),
+        "players": ",".join(player.label for player in request.lineup),
+        "games": request.games,
+        "seed": request.seed,
+        "batch_size": request.batch_size,
+        "with_rows": request.with_rows,
+        "until_ci": request.until_ci,
+        "scenario": request.scenario,
+    }
+
+
+def resume_request(
+    out: Path, jobs: int, backend: str = "threads", scheduler: str | None = None
+) -> RunRequest:
+    """Rebuild the request of the interrupted run at ``out`` (workers may differ)."""
+    record_path = partial_path(out) / REQUEST_FILE
+    if not record_path.is_file():
+        raise UserError(
+            f"--resume: no interrupted run to continue at {out} "
+            f"(no {record_path.relative_to(out.parent)})"
+        )
+    record = json.loads(record_path.read_text(encoding="utf-8"))
+    game = get_game(record["game"])
+    lineup = parse_lineup(record["players"], game.strategies)
+    settings = game.settings_for_lineup(game.settings_from_table(record["settings"]), lineup)
+    return RunRequest(
+        game=game,
+        settings=settings,
+        lineup=lineup,
+        games=record["games"],
+        seed=record["seed"],
+        jobs=jobs,
+        backend=backend,
+        scheduler=scheduler,
+        batch_size=record["batch_size"],
+        with_rows=record["with_rows"],
+        until_ci=record["until_ci"],
+        out=out,
+        scenario=record["scenario"],
+    )
 
 
 def simulate(

@@ -1,7 +1,9 @@
 """Run directories: ``manifest.json`` plus Parquet tables, written atomically.
 
-Everything is written into a hidden sibling folder that is renamed to the final name only
-when complete, so an interrupted or failed run leaves no half-written result.
+Everything is written into a hidden sibling folder (``.NAME.partial``) that is renamed to
+the final name only when complete, so an interrupted or failed run leaves no half-written
+result. A failed run removes the folder; an interrupted one keeps it, with a checkpoint of
+its counts, so that ``zoosim run --resume NAME`` can finish it.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from zooanalysis.errors import UserError
@@ -33,24 +36,80 @@ def check_new_run_path(path: Path, option: str = "--out") -> None:
         raise UserError(f"{option}: {path} already exists; give a new name or remove it first")
 
 
-@contextmanager
-def atomic_directory(path: Path):
-    """Yield a temporary folder that becomes ``path`` only if the block completes.
+def partial_path(path: Path) -> Path:
+    """Where a run to ``path`` keeps its work until it completes: ``.NAME.partial``."""
+    return path.parent / f".{path.name}.partial"
 
-    On any exception (including KeyboardInterrupt) the temporary folder is removed.
+
+class RunInterruptedError(Exception):
+    """A run stopped by Ctrl-C whose checkpoint was kept, so it can be resumed."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(
+            f"interrupted; no results were written. Continue it with: zoosim run "
+            f"--resume {path} (or delete {partial_path(path)})"
+        )
+        self.path = path
+
+
+@contextmanager
+def resumable_directory(path: Path, resume: bool = False):
+    """Yield the hidden working folder of a run that becomes ``path`` when complete.
+
+    A new run refuses an existing ``path`` or working folder; ``resume`` needs the working
+    folder. If the block is interrupted (KeyboardInterrupt) the folder is kept, with its
+    checkpoint, and :class:`RunInterruptedError` is raised; any other failure removes it.
     """
-    check_new_run_path(path)
+    check_new_run_path(path, "--resume" if resume else "--out")
+    working = partial_path(path)
+    if resume and not working.is_dir():
+        raise UserError(
+            f"--resume: no interrupted run to continue at {path} "
+            f"(no {working.name} folder next to it)"
+        )
+    if not resume and working.exists():
+        raise UserError(
+            f"--out: an interrupted run of {path} exists; continue it with "
+            f"zoosim run --resume {path}, or delete {working}"
+        )
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.parent / f".{path.name}.incomplete-{os.getpid()}"
-    if temporary.exists():
-        shutil.rmtree(temporary)
-    temporary.mkdir()
+    working.mkdir(exist_ok=True)
     try:
-        yield temporary
-        os.rename(temporary, path)
+        yield working
+        os.rename(working, path)
+    except KeyboardInterrupt:
+        raise RunInterruptedError(path) from None
     except BaseException:
-        shutil.rmtree(temporary, ignore_errors=True)
+        shutil.rmtree(working, ignore_errors=True)
         raise
+
+
+def write_json_atomically(path: Path, data: Mapping[str, Any]) -> None:
+    """Write JSON so that a reader never sees half a file (write, then rename)."""
+    temporary = path.with_suffix(path.suffix + ".tmp")
+    temporary.write_text(json.dumps(data, indent=2, default=str) + "\n", encoding="utf-8")
+    os.replace(temporary, path)
+
+
+def write_checkpoint(
+    folder: Path, totals: Mapping[str, np.ndarray], state: Mapping[str, Any]
+) -> None:
+    """Save a run's summed counts and where it stands (atomically: write, then rename)."""
+    temporary = folder / "checkpoint.tmp.npz"
+    np.savez(temporary, **totals)
+    os.replace(temporary, folder / "checkpoint.npz")
+    write_json_atomically(folder / "checkpoint.json", state)
+
+
+def read_checkpoint(folder: Path) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """The counts and state of the last checkpoint ({} and a fresh state if none yet)."""
+    state_path = folder / "checkpoint.json"
+    if not state_path.is_file():
+        return {}, {"next_batch": 0, "games": 0, "wall_seconds": 0.0}
+    state = json.loads(state_path.read_text(encoding="utf-8"))
+    with np.load(folder / "checkpoint.npz") as stored:
+        totals = {key: stored[key].copy() for key in stored.files}
+    return totals, state
 
 
 def write_tables(folder: Path, tables: Mapping[str, pd.DataFrame]) -> None:
