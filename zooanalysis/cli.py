@@ -119,6 +119,14 @@ def run(
         bool | None,
         typer.Option("--rows/--no-rows", help="Also keep one row per game (Parquet, per batch)."),
     ] = None,
+    rotate_seats: Annotated[
+        bool | None,
+        typer.Option(
+            "--rotate-seats/--no-rotate-seats",
+            help="Play every deal once per rotation of the lineup through the seats "
+            "and compare strategies on the same deals.",
+        ),
+    ] = None,
     resume: Annotated[
         Path | None,
         typer.Option(
@@ -211,6 +219,9 @@ def run(
         _choose(batch_size, scenario, "batch_size", DEFAULT_BATCH_SIZE), "--batch-size", 1
     )
     keep_rows = bool(_choose(rows, scenario, "rows", False))
+    rotate = bool(_choose(rotate_seats, scenario, "rotate_seats", False))
+    if rotate and (keep_rows or ci_target is not None):
+        raise UserError("--rotate-seats: cannot be combined with --rows or --until-ci yet")
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     target = Path(_choose(out, scenario, "out", f"runs/{game.name}-{stamp}-seed{chosen_seed}"))
 
@@ -224,6 +235,7 @@ def run(
         backend=chosen_backend,
         scheduler=chosen_scheduler,
         until_ci=ci_target,
+        rotate_seats=rotate,
         batch_size=size,
         with_rows=keep_rows,
         out=target,

@@ -44,6 +44,11 @@ class Run:
         return int(self.manifest["games"])
 
     @property
+    def games_played(self) -> int:
+        """Games actually played: with seat rotation, every deal once per seating."""
+        return self.games * (len(self.lineup) if self.rotated else 1)
+
+    @property
     def lineup(self) -> list[str]:
         """Strategy label of each seat, seat 0 first."""
         return list(self.manifest["lineup"])
@@ -71,6 +76,19 @@ class Run:
         return self._tables[name].copy()
 
     @property
+    def rotated(self) -> bool:
+        """Whether every deal was played once per rotation of the lineup (--rotate-seats)."""
+        return bool(self.manifest.get("rotate_seats"))
+
+    def seat_strategies(self, table: pd.DataFrame, seat_column: str) -> np.ndarray:
+        """The strategy label that sat in ``table[seat_column]`` (per rotation if rotated)."""
+        seats = table[seat_column].to_numpy()
+        if not self.rotated:
+            return np.array(self.lineup, dtype=object)[seats]
+        lineups = np.array(self.manifest["rotations"], dtype=object)
+        return lineups[table["rotation"].to_numpy(), seats]
+
+    @property
     def table_names(self) -> list[str]:
         """Names of the run's result tables."""
         return list(self.manifest.get("tables", self._tables))
@@ -93,7 +111,12 @@ class Run:
         """
         seats = self.table("seats")
         if by == "seat":
-            grouped = seats.set_index("seat")[["strategy", "games", "wins", "sole_wins"]]
+            grouped = seats.groupby("seat").agg(
+                strategy=("strategy", _one_or_rotated),
+                games=("games", "sum"),
+                wins=("wins", "sum"),
+                sole_wins=("sole_wins", "sum"),
+            )
             trials = grouped["games"]
         elif by == "strategy":
             grouped = seats.groupby("strategy", sort=False).agg(
@@ -107,7 +130,7 @@ class Run:
             raise ValueError(f"by must be 'seat' or 'strategy', not {by!r}")
         rates = rate_table(grouped["wins"], trials)
         result = grouped.join(rates)
-        result["fair_share"] = 1.0 / len(seats)
+        result["fair_share"] = 1.0 / len(self.lineup)
         result["sole_rate"] = grouped["sole_wins"] / trials
         return result
 
@@ -128,12 +151,44 @@ class Run:
             f"  {name:<29} {format_rate(row.rate, row.ci_low, row.ci_high, int(row.n))}"
             for name, row in self.win_rates("strategy").iterrows()
         ]
+        if self.rotated:
+            lines += ["", *self._rotation_lines()]
         return "\n".join(lines)
+
+    def _rotation_lines(self) -> list[str]:
+        strategies = self.table("rotation_strategies").set_index("strategy")
+        lines = [
+            f"Seat rotation: every deal played in all {len(self.lineup)} seatings. Win share "
+            "over the seatings (95% CI); variance measured against unrotated play of as many "
+            "games (above 1: rotation helped):"
+        ]
+        for name, row in strategies.iterrows():
+            lines.append(
+                f"  {name:<29} {100 * row.win_share:.2f}% [{100 * row.ci_low:.2f}%, "
+                f"{100 * row.ci_high:.2f}%] (deals={int(row.deals):,}), variance reduction "
+                f"x{row.variance_reduction:.2f}"
+            )
+        pairs = self.table("rotation_pairs")
+        if len(pairs):
+            lines += [
+                "",
+                "Paired comparisons on the same deals (difference in win share, "
+                "percentage points):",
+            ]
+            for row in pairs.itertuples():
+                ratio = (row.unrotated_ci_half_width / row.paired_ci_half_width) ** 2
+                lines.append(
+                    f"  {row.strategy} - {row.versus}: {100 * row.difference:+.2f} "
+                    f"[{100 * row.ci_low:+.2f}, {100 * row.ci_high:+.2f}], p={row.p_value:.2g}; "
+                    f"unrotated play of as many games: +-{100 * row.unrotated_ci_half_width:.2f} "
+                    f"(variance reduction x{ratio:.1f})"
+                )
+        return lines
 
     def _header(self) -> str:
         manifest = self.manifest
-        speed = manifest.get("games_per_second")
-        timing = f" in {manifest['wall_seconds']:.1f} s ({speed:,.0f} games/s)" if speed else ""
+        wall = manifest.get("wall_seconds")
+        timing = f" in {wall:.1f} s ({self.games_played / wall:,.0f} games/s)" if wall else ""
         until = manifest.get("until_ci")
         stopped = ""
         if until:
@@ -145,10 +200,21 @@ class Run:
                 else f"\nStopped at --max-games {self.games:,} before every win rate was "
                 f"within +-{target:.2g} percentage points"
             )
+        count = (
+            f"{self.games:,} deals x {len(self.lineup)} seatings"
+            if self.rotated
+            else f"{self.games:,} games"
+        )
         return (
-            f"{manifest['title']}: {self.games:,} games, {len(self.lineup)} players "
+            f"{manifest['title']}: {count}, {len(self.lineup)} players "
             f"({', '.join(self.lineup)}), seed {manifest['seed']}{timing}{stopped}"
         )
+
+
+def _one_or_rotated(labels: pd.Series) -> str:
+    """A seat's strategy, or "(rotated)" when the seat hosted several in turn."""
+    distinct = labels.unique()
+    return distinct[0] if len(distinct) == 1 else "(rotated)"
 
 
 def load_run(path: str | Path) -> Run:

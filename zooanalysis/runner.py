@@ -179,7 +179,8 @@ def play(
             if key in totals:
                 totals[key] += value
             else:
-                totals[key] = value.astype(np.int64, copy=True)
+                wide = np.int64 if np.issubdtype(value.dtype, np.integer) else np.float64
+                totals[key] = value.astype(wide, copy=True)
         games += batch.games
         if on_batch is not None:
             on_batch(batch, result)

@@ -25,6 +25,14 @@ from zooanalysis.errors import UserError
 from zooanalysis.games import get_game
 from zooanalysis.games.base import BatchResult, Game
 from zooanalysis.results import Run
+from zooanalysis.rotation import (
+    RotatedBatch,
+    distinct_labels,
+    pair_table,
+    rotated_lineups,
+    split_rotations,
+    strategy_table,
+)
 from zooanalysis.runner import DEFAULT_BATCH_SIZE, Batch, default_jobs, play, stream_batches
 from zooanalysis.stopping import stop_rule
 from zooanalysis.storage import (
@@ -56,6 +64,8 @@ class RunRequest:
     backend: str = "threads"
     batch_size: int = DEFAULT_BATCH_SIZE
     with_rows: bool = False
+    rotate_seats: bool = False
+    """Play every deal once per rotation of the lineup (paired comparisons)."""
     until_ci: float | None = None
     """Stop once every win rate's 95% CI half-width is at most this; ``games`` is the cap."""
     scheduler: str | None = None
@@ -82,7 +92,7 @@ def run_simulation(
     """
     game = request.game
     batches = stream_batches(request.seed, request.batch_size, request.games)
-    job = game.batch_job(request.settings, request.lineup, request.with_rows)
+    job = _batch_job(request)
     stop = stop_rule(game, request.lineup, request.until_ci)
     if request.out is None:
         totals = play(
@@ -94,7 +104,7 @@ def run_simulation(
             stop,
             request.scheduler,
         )
-        tables = game.tables(totals.totals, request.settings, request.lineup)
+        tables = _tables(request, totals.totals)
         return game.run_class()(_manifest(request, totals, tables, stop), tables)
 
     with resumable_directory(request.out, resume) as folder:
@@ -135,13 +145,52 @@ def run_simulation(
             checkpoint.save()
             raise
         played.wall_seconds += state["wall_seconds"]
-        tables = game.tables(played.totals, request.settings, request.lineup)
+        tables = _tables(request, played.totals)
         write_tables(folder, tables)
         manifest = _manifest(request, played, tables, stop)
         write_manifest(folder, manifest)
         for leftover in (REQUEST_FILE, "checkpoint.json", "checkpoint.npz"):
             (folder / leftover).unlink(missing_ok=True)
     return game.run_class()(manifest, path=request.out)
+
+
+def _batch_job(request: RunRequest):
+    """The batch job: the game's own, or one that plays every rotation of the lineup."""
+    game = request.game
+    if not request.rotate_seats:
+        return game.batch_job(request.settings, request.lineup, request.with_rows)
+    labels = distinct_labels(request.lineup)
+    return RotatedBatch(
+        jobs=tuple(
+            game.batch_job(request.settings, lineup, True)
+            for lineup in rotated_lineups(request.lineup)
+        ),
+        row_wins=game.row_wins,
+        label_of_player=tuple(labels.index(player.label) for player in request.lineup),
+    )
+
+
+def _tables(request: RunRequest, totals: BatchResult) -> dict[str, pd.DataFrame]:
+    """The run's tables; with seat rotation, every rotation's rows (column ``rotation``)
+    plus the paired comparisons (``rotation_strategies``, ``rotation_pairs``)."""
+    game = request.game
+    if not request.rotate_seats:
+        return game.tables(totals, request.settings, request.lineup)
+    lineups = rotated_lineups(request.lineup)
+    per_rotation = [
+        game.tables(counts, request.settings, lineup)
+        for counts, lineup in zip(split_rotations(totals, len(lineups)), lineups, strict=True)
+    ]
+    tables = {}
+    for name in per_rotation[0]:
+        tables[name] = pd.concat(
+            [table[name].assign(rotation=r) for r, table in enumerate(per_rotation)],
+            ignore_index=True,
+        )
+    labels = distinct_labels(request.lineup)
+    tables["rotation_strategies"] = strategy_table(totals, labels).reset_index()
+    tables["rotation_pairs"] = pair_table(totals, labels)
+    return tables
 
 
 REQUEST_FILE = "request.json"
@@ -193,6 +242,7 @@ def _request_record(request: RunRequest) -> dict[str, Any]:
         "seed": request.seed,
         "batch_size": request.batch_size,
         "with_rows": request.with_rows,
+        "rotate_seats": request.rotate_seats,
         "until_ci": request.until_ci,
         "scenario": request.scenario,
     }
@@ -295,6 +345,12 @@ def _manifest(request: RunRequest, totals, tables, stop) -> dict[str, Any]:
         "title": game.title,
         "settings": game.settings_dict(request.settings),
         "lineup": [player.label for player in request.lineup],
+        "rotate_seats": request.rotate_seats,
+        "rotations": (
+            [[p.label for p in lineup] for lineup in rotated_lineups(request.lineup)]
+            if request.rotate_seats
+            else None
+        ),
         "players": [{"strategy": p.strategy, "params": p.as_dict()} for p in request.lineup],
         "seed": request.seed,
         "games": totals.games,
@@ -306,7 +362,9 @@ def _manifest(request: RunRequest, totals, tables, stop) -> dict[str, Any]:
         "scheduler": request.scheduler,
         "per_game_rows": request.with_rows,
         "wall_seconds": round(totals.wall_seconds, 3),
-        "games_per_second": round(totals.games_per_second, 1),
+        "games_per_second": round(
+            totals.games_per_second * (len(request.lineup) if request.rotate_seats else 1), 1
+        ),
         "scenario": request.scenario,
         "command": request.command or sys.argv,
         "environment": environment(),

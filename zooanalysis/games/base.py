@@ -68,6 +68,13 @@ class Game(ABC):
         seats = self.tables(totals, None, lineup)["seats"]
         return int(seats["games"].iloc[0]), seats["wins"].to_numpy()
 
+    def row_wins(self, result: BatchResult) -> np.ndarray:
+        """(games x seats) flags of who won each game, from a batch's per-game rows.
+
+        Needed for paired comparisons (``--rotate-seats``).
+        """
+        raise NotImplementedError(f"{self.name} cannot read winners from per-game rows yet")
+
     def run_class(self) -> type:
         """The results class for this game's runs (a subclass of ``results.Run``)."""
         from zooanalysis.results import Run

@@ -36,9 +36,8 @@ class BluffRun(Run):
         Claimed counts of 30 stand for 30 or more, pile sizes of 40 for 40 or more.
         """
         table = self.table("doubts")
-        labels = np.array(self.lineup, dtype=object)
-        table["doubter_strategy"] = labels[table["doubter_seat"]]
-        table["claimant_strategy"] = labels[table["claimant_seat"]]
+        table["doubter_strategy"] = self.seat_strategies(table, "doubter_seat")
+        table["claimant_strategy"] = self.seat_strategies(table, "claimant_seat")
         table["claimant_placed"] = table["claimant_move"].astype(str) != "none"
         table["doubts"] = table["doubt_succeeded"] + table["doubt_failed"]
         return table
@@ -60,7 +59,7 @@ class BluffRun(Run):
     def claims(self) -> pd.DataFrame:
         """Every claim cell: how many claims were true or false at the moment they were made."""
         table = self.table("claims")
-        table["strategy"] = np.array(self.lineup, dtype=object)[table["seat"]]
+        table["strategy"] = self.seat_strategies(table, "seat")
         table["placed"] = table["move"].astype(str) != "none"
         table["claims"] = table["true_claims"] + table["false_claims"]
         return table
@@ -75,33 +74,41 @@ class BluffRun(Run):
         grouped = self.claims().groupby(by, observed=True)[["false_claims", "claims"]].sum()
         return rate_table(grouped["false_claims"], grouped["claims"])
 
-    def penalty_points(self) -> pd.DataFrame:
-        """Mean penalty points per seat with a 95% interval, and the share of games at 0."""
-        seats = self.table("seats").set_index("seat")
-        rows = []
+    def penalty_points(self, by: str | None = None) -> pd.DataFrame:
+        """Mean penalty points with a 95% interval and the share of games at 0 points, by
+        ``seat`` or ``strategy`` (default: by seat, or by strategy for rotated runs)."""
+        by = by or ("strategy" if self.rotated else "seat")
+        seats = self.table("seats")
+        if by not in ("seat", "strategy"):
+            raise ValueError(f"by must be 'seat' or 'strategy', not {by!r}")
         points = self.table("points")
-        for seat, row in seats.iterrows():
+        points["strategy"] = self.seat_strategies(points, "seat")
+        zero = points[points["points"] == 0].groupby(by)["games"].sum()
+        grouped = seats.groupby(by, sort=False)[["points_sum", "points_squares", "games"]].sum()
+        labels = seats.groupby("seat")["strategy"].first() if by == "seat" else None
+        rows = []
+        for key, row in grouped.iterrows():
             mean, low, high = mean_with_interval(row.points_sum, row.points_squares, row.games)
-            zero = points[(points["seat"] == seat) & (points["points"] == 0)]["games"].sum()
             rows.append(
                 {
-                    "seat": seat,
-                    "strategy": row.strategy,
+                    by: key,
+                    "strategy": labels[key] if by == "seat" else key,
                     "mean": mean,
                     "ci_low": low,
                     "ci_high": high,
                     "n": row.games,
-                    "zero_share": zero / row.games,
+                    "zero_share": zero.get(key, 0) / row.games,
                 }
             )
-        return pd.DataFrame(rows).set_index("seat")
+        table = pd.DataFrame(rows).set_index(by)
+        return table
 
     def game_length(self) -> pd.DataFrame:
         """Rounds and moves per game: mean, quartiles, 10th/90th percentiles and maximum."""
         rows = {}
         for name in ("rounds", "moves"):
-            histogram = self.table(name)
-            values, counts = histogram[name].to_numpy(), histogram["games"].to_numpy()
+            histogram = self.table(name).groupby(name)["games"].sum()  # rotations merged
+            values, counts = histogram.index.to_numpy(), histogram.to_numpy()
             total = counts.sum()
             mean = (values * counts).sum() / total
             squares = (values.astype(float) ** 2 * counts).sum()
@@ -126,16 +133,20 @@ class BluffRun(Run):
 
     def end_reasons(self) -> pd.DataFrame:
         """How games ended: a player reached the points limit, or the deck ran out."""
-        table = self.table("end_reasons").set_index("reason")
-        return rate_table(table["games"], pd.Series(self.games, index=table.index))
+        table = self.table("end_reasons").groupby("reason", sort=False)["games"].sum()
+        return rate_table(table, pd.Series(self.games_played, index=table.index))
 
-    def move_mix(self) -> pd.DataFrame:
-        """Share of each move type (doubt, hand card, draw-pile card, no card) per seat."""
-        seats = self.table("seats").set_index("seat")
-        moves = seats[[c for c in seats.columns if c.startswith("moves_")]]
+    def move_mix(self, by: str | None = None) -> pd.DataFrame:
+        """Share of each move type (doubt, hand card, draw-pile card, no card), by ``seat``
+        or ``strategy`` (default: by seat, or by strategy for rotated runs)."""
+        by = by or ("strategy" if self.rotated else "seat")
+        seats = self.table("seats")
+        columns = [c for c in seats.columns if c.startswith("moves_")]
+        moves = seats.groupby(by, sort=False)[columns].sum()
         shares = moves.div(moves.sum(axis=1), axis=0)
         shares.columns = [c.removeprefix("moves_") for c in shares.columns]
-        shares.insert(0, "strategy", seats["strategy"])
+        if by == "seat":
+            shares.insert(0, "strategy", seats.groupby("seat")["strategy"].first())
         return shares
 
     def odds_table(self, piles: Sequence[int] = odds.DEFAULT_PILES) -> pd.DataFrame:
@@ -162,7 +173,12 @@ class BluffRun(Run):
     def summary(self) -> str:
         """Headline figures: win rates, points, length, endings, doubts and bluffs."""
         lines = [super().summary(), "", "Mean penalty points (95% CI):"]
-        for seat, row in self.penalty_points().iterrows():
+        if self.rotated:
+            for name, row in self.penalty_points("strategy").iterrows():
+                lines.append(
+                    f"  {name:<29} {row['mean']:6.2f} [{row.ci_low:.2f}, {row.ci_high:.2f}]"
+                )
+        for seat, row in [] if self.rotated else self.penalty_points("seat").iterrows():
             lines.append(
                 f"  seat {seat + 1} {row.strategy:<22} {row['mean']:6.2f} "
                 f"[{row.ci_low:.2f}, {row.ci_high:.2f}]"

@@ -119,6 +119,11 @@ class BluffGame(Game):
         """(games, wins per seat) straight from the kernel's counts."""
         return int(totals["games"][0]), totals["wins"]
 
+    def row_wins(self, result: BatchResult) -> np.ndarray:
+        """Winners of each game: the seats with the fewest points (tied players all win)."""
+        scores = result["row_scores"]
+        return scores == scores.min(axis=1, keepdims=True)
+
     def odds_table(self, settings: BluffSettings, sizes: list[int]) -> pd.DataFrame:
         """P(a random pile of each size holds at least N of the claimed kind), exactly."""
         too_big = [size for size in sizes if size > settings.deck.size]

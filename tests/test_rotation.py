@@ -1,0 +1,134 @@
+"""`--rotate-seats`: every deal in every seating, and paired comparisons measured honestly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from run_helpers import assert_same_tables, tables_of
+
+import zooanalysis
+from zooanalysis import cli
+from zooanalysis.rotation import Z_95
+
+LINEUP = ["bayes", "random", "cautious"]
+COMMON = ["--games", "1500", "--batch-size", "400", "--seed", "6", "--no-progress"]
+
+
+def run(out: Path, *args: str) -> Path:
+    assert cli.main(["run", *args, *COMMON, "--out", str(out)]) == 0
+    return out
+
+
+def rotation_lineup(r: int) -> list[str]:
+    return [LINEUP[(seat + r) % len(LINEUP)] for seat in range(len(LINEUP))]
+
+
+@pytest.fixture(scope="module")
+def rotated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("rotated")
+    return run(folder / "run", "--players", ",".join(LINEUP), "--rotate-seats")
+
+
+@pytest.fixture(scope="module")
+def plain_runs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    """One ordinary run (with per-game rows) per rotated lineup, same seed and batches."""
+    folder = tmp_path_factory.mktemp("plain")
+    return [
+        run(folder / f"r{r}", "--players", ",".join(rotation_lineup(r)), "--rows")
+        for r in range(len(LINEUP))
+    ]
+
+
+def test_each_rotation_replays_the_same_deals_as_a_plain_run(
+    rotated: Path, plain_runs: list[Path]
+) -> None:
+    tables = tables_of(rotated)
+    for r, plain in enumerate(plain_runs):
+        plain_tables = tables_of(plain)
+        mine = {
+            name: tables[name][tables[name]["rotation"] == r]
+            .drop(columns="rotation")
+            .reset_index(drop=True)
+            for name in plain_tables
+        }
+        assert_same_tables(plain_tables, mine)
+
+
+def per_deal_wins(plain_runs: list[Path]) -> dict[str, np.ndarray]:
+    """Each strategy's wins per deal in each rotation, from the plain runs' rows."""
+    wins: dict[str, list[np.ndarray]] = {name: [] for name in LINEUP}
+    for r, plain in enumerate(plain_runs):
+        rows = zooanalysis.load_run(plain).game_rows().sort_values("game")
+        scores = rows[[f"scores_{seat}" for seat in range(len(LINEUP))]].to_numpy()
+        won = scores == scores.min(axis=1, keepdims=True)
+        for seat, name in enumerate(rotation_lineup(r)):
+            wins[name].append(won[:, seat].astype(float))
+    return {name: np.array(columns) for name, columns in wins.items()}  # rotations x deals
+
+
+def test_paired_statistics_equal_a_hand_computation_from_per_game_rows(
+    rotated: Path, plain_runs: list[Path]
+) -> None:
+    wins = per_deal_wins(plain_runs)
+    loaded = zooanalysis.load_run(rotated)
+    strategies = loaded.table("rotation_strategies").set_index("strategy")
+    deals = wins["bayes"].shape[1]
+    for name in LINEUP:
+        share = wins[name].mean(axis=0)
+        row = strategies.loc[name]
+        assert row.win_share == pytest.approx(share.mean())
+        assert row.variance_per_deal == pytest.approx(share.var(ddof=1))
+        unrotated = wins[name][0].var(ddof=1) / len(LINEUP)
+        assert row.unrotated_variance_per_deal == pytest.approx(unrotated)
+        assert row.variance_reduction == pytest.approx(unrotated / share.var(ddof=1))
+        assert row.deals == deals
+    pairs = loaded.table("rotation_pairs").set_index(["strategy", "versus"])
+    for first, second in [("bayes", "random"), ("bayes", "cautious"), ("random", "cautious")]:
+        difference = wins[first].mean(axis=0) - wins[second].mean(axis=0)
+        row = pairs.loc[(first, second)]
+        assert row.difference == pytest.approx(difference.mean())
+        half = Z_95 * difference.std(ddof=1) / np.sqrt(deals)
+        assert (row.ci_low, row.ci_high) == pytest.approx(
+            (difference.mean() - half, difference.mean() + half)
+        )
+        single = wins[first][0] - wins[second][0]
+        assert row.unrotated_ci_half_width == pytest.approx(
+            Z_95 * np.sqrt(single.var(ddof=1) / (len(LINEUP) * deals))
+        )
+
+
+def test_strategy_win_rates_pool_every_seating(rotated: Path) -> None:
+    loaded = zooanalysis.load_run(rotated)
+    by_strategy = loaded.win_rates("strategy")
+    assert set(by_strategy.index) == set(LINEUP)
+    assert (by_strategy["n"] == 1500 * len(LINEUP)).all()
+    by_seat = loaded.win_rates("seat")
+    assert (by_seat["strategy"] == "(rotated)").all()
+    assert (by_seat["n"] == 1500 * len(LINEUP)).all()
+    assert loaded.games_played == 1500 * len(LINEUP)
+    summary = loaded.summary()
+    assert "1,500 deals x 3 seatings" in summary and "Paired comparisons" in summary
+
+
+def test_rotated_runs_do_not_depend_on_workers(rotated: Path, tmp_path: Path) -> None:
+    again = run(tmp_path / "again", "--players", ",".join(LINEUP), "--rotate-seats", "--jobs", "1")
+    assert_same_tables(tables_of(rotated), tables_of(again))
+
+
+def test_rotation_tables_load_as_dataframes(rotated: Path) -> None:
+    loaded = zooanalysis.load_run(rotated)
+    assert isinstance(loaded.doubt_odds(("doubter_strategy",)), pd.DataFrame)
+    assert set(loaded.penalty_points().index) == set(LINEUP)
+    assert set(loaded.move_mix().index) == set(LINEUP)
+
+
+@pytest.mark.parametrize("extra", [["--rows"], ["--until-ci", "0.01"]])
+def test_rotation_refuses_what_it_cannot_do_yet(
+    extra: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["run", "--rotate-seats", *extra, "--out", str(tmp_path / "x"), "--no-progress"]
+    assert cli.main(args) == 2
+    assert "--rotate-seats: cannot be combined" in capsys.readouterr().err
