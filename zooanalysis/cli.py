@@ -263,6 +263,80 @@ def _play_and_report(request, progress: bool, resume: bool = False) -> None:
 
 
 @app.command()
+def tournament(
+    game_name: Annotated[str, typer.Option("--game", help="Game.")] = "bluff",
+    strategies: Annotated[
+        str,
+        typer.Option(
+            "--strategies",
+            help="The field, each strategy once, e.g. "
+            "bayes,cautious,aggressive,random or bayes:doubt=0.5,bayes,random.",
+        ),
+    ] = "",
+    games: Annotated[str, typer.Option("--games", help="Games in all: 1e5, 250k ...")] = "1e5",
+    seats: Annotated[
+        int | None,
+        typer.Option(
+            "--seats",
+            help="Players per game (default: the whole field, at most the game's maximum).",
+        ),
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seed that fixes the tournament.")] = 1,
+    jobs: Annotated[int | None, typer.Option("--jobs", help="Parallel workers.")] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Directory to write.")] = None,
+    progress: Annotated[bool, typer.Option("--progress/--no-progress")] = True,
+) -> None:
+    """Play every strategy against every other in fair seatings and rate them."""
+    from zooanalysis.tournament import TournamentRequest, run_tournament
+
+    game = get_game(game_name)
+    if not strategies:
+        raise UserError(
+            f"--strategies: give at least two strategies, e.g. {','.join(game.strategies)}"
+        )
+    field = parse_lineup(strategies, game.strategies, "--strategies")
+    labels = [player.label for player in field]
+    if len(set(labels)) != len(labels):
+        raise UserError(
+            f"--strategies: each strategy once, please ({strategies!r} repeats "
+            "one); seats are filled by rotating the field"
+        )
+    if len(field) < 2:
+        raise UserError("--strategies: a tournament needs at least two strategies")
+    base = _scenario_settings(game, None)
+    chosen_seats = seats if seats is not None else len(field)
+    try:
+        settings = game.settings_for_lineup(base, field[:1] * chosen_seats)
+    except SettingsError as error:
+        if seats is None:
+            raise UserError(
+                f"--seats: {error}; give --seats to play {len(field)} strategies in smaller tables"
+            ) from None
+        raise UserError(f"--seats: {error}") from None
+    total = parse_count(games, "--games")
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    target = out or Path(f"runs/tournament-{game.name}-{stamp}-seed{seed}")
+    from zooanalysis.storage import check_new_run_path
+
+    check_new_run_path(target)
+    request = TournamentRequest(
+        game=game,
+        settings=settings,
+        field=field,
+        games=total,
+        seats=chosen_seats,
+        seed=_whole(seed, "--seed", 0),
+        jobs=_whole(jobs or default_jobs(), "--jobs", 1),
+        out=target,
+    )
+    with GameProgress(total, f"{game.title} tournament", enabled=progress) as bar:
+        bar.status("playing")
+        result = run_tournament(request, on_progress=bar.advance)
+    typer.echo(result.summary())
+    typer.echo(f"\nWritten to {target}/ (load with zooanalysis.load_run({str(target)!r}))")
+
+
+@app.command()
 def strategies(
     game_name: Annotated[
         str, typer.Option("--game", help="Game whose strategies to list.")

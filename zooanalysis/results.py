@@ -223,6 +223,10 @@ def load_run(path: str | Path) -> Run:
 
     path = Path(path)
     manifest = read_manifest(path)
+    if manifest.get("kind") == "tournament":
+        from zooanalysis.tournament import TournamentResult
+
+        return TournamentResult(manifest, path=path)
     try:
         game = get_game(manifest["game"])
     except KeyError:

@@ -53,12 +53,13 @@ class RunInterruptedError(Exception):
 
 
 @contextmanager
-def resumable_directory(path: Path, resume: bool = False):
+def resumable_directory(path: Path, resume: bool = False, keep_on_interrupt: bool = True):
     """Yield the hidden working folder of a run that becomes ``path`` when complete.
 
     A new run refuses an existing ``path`` or working folder; ``resume`` needs the working
     folder. If the block is interrupted (KeyboardInterrupt) the folder is kept, with its
-    checkpoint, and :class:`RunInterruptedError` is raised; any other failure removes it.
+    checkpoint, and :class:`RunInterruptedError` is raised, unless ``keep_on_interrupt`` is
+    false (work that cannot be resumed is removed); any other failure removes it.
     """
     check_new_run_path(path, "--resume" if resume else "--out")
     working = partial_path(path)
@@ -78,6 +79,9 @@ def resumable_directory(path: Path, resume: bool = False):
         yield working
         os.rename(working, path)
     except KeyboardInterrupt:
+        if not keep_on_interrupt:
+            shutil.rmtree(working, ignore_errors=True)
+            raise
         raise RunInterruptedError(path) from None
     except BaseException:
         shutil.rmtree(working, ignore_errors=True)

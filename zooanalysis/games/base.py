@@ -68,12 +68,17 @@ class Game(ABC):
         seats = self.tables(totals, None, lineup)["seats"]
         return int(seats["games"].iloc[0]), seats["wins"].to_numpy()
 
-    def row_wins(self, result: BatchResult) -> np.ndarray:
-        """(games x seats) flags of who won each game, from a batch's per-game rows.
+    def row_standings(self, result: BatchResult) -> np.ndarray:
+        """(games x seats) standings from a batch's per-game rows: higher finished ahead.
 
-        Needed for paired comparisons (``--rotate-seats``).
+        Needed for paired comparisons and tournaments.
         """
-        raise NotImplementedError(f"{self.name} cannot read winners from per-game rows yet")
+        raise NotImplementedError(f"{self.name} cannot read standings from per-game rows yet")
+
+    def row_wins(self, result: BatchResult) -> np.ndarray:
+        """(games x seats) flags of who won each game: the best standing (ties all win)."""
+        standing = self.row_standings(result)
+        return standing == standing.max(axis=1, keepdims=True)
 
     def run_class(self) -> type:
         """The results class for this game's runs (a subclass of ``results.Run``)."""

@@ -119,10 +119,9 @@ class BluffGame(Game):
         """(games, wins per seat) straight from the kernel's counts."""
         return int(totals["games"][0]), totals["wins"]
 
-    def row_wins(self, result: BatchResult) -> np.ndarray:
-        """Winners of each game: the seats with the fewest points (tied players all win)."""
-        scores = result["row_scores"]
-        return scores == scores.min(axis=1, keepdims=True)
+    def row_standings(self, result: BatchResult) -> np.ndarray:
+        """Fewer penalty points finish ahead: the standing is minus the points."""
+        return -result["row_scores"].astype(np.int64)
 
     def odds_table(self, settings: BluffSettings, sizes: list[int]) -> pd.DataFrame:
         """P(a random pile of each size holds at least N of the claimed kind), exactly."""

@@ -1,0 +1,400 @@
+"""Strategy tournaments: every strategy against every other, in fair seatings, rated.
+
+``zoosim tournament --strategies a,b,c --games N`` plays lineups chosen so that every
+strategy sits in every seat equally often (all seat orders when there are few, cyclic
+rotations of seeded random orders otherwise; for a field larger than the table, subsets of
+the strategies), all on the same deals (common random numbers). Every game adds, for every
+pair of seats, which of the two strategies finished ahead. From that pairwise win matrix
+come Bradley-Terry ratings (maximum likelihood; 95% intervals from a bootstrap over
+batches, since the meetings inside one game are not independent) and a ranking.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy.optimize import minimize
+
+from zooanalysis.errors import UserError
+from zooanalysis.games.base import BatchJob, BatchResult, Game
+from zooanalysis.stats import rate_table
+from zooanalysis.strategy_spec import PlayerSpec
+
+MAX_ALL_ORDERS = 24
+"""Play every seat order when there are at most this many; otherwise a balanced subset."""
+ELO_SCALE = 400 / math.log(10)
+"""Bradley-Terry log-strength to Elo-like points: 400 points = 10:1 odds."""
+
+
+def tournament_lineups(
+    field: Sequence[PlayerSpec], seats: int, seed: int, max_lineups: int = 120
+) -> list[list[int]]:
+    """Lineups (as indices into ``field``) that give every strategy every seat equally often.
+
+    With ``seats == len(field)``: every seat order if there are at most
+    :data:`MAX_ALL_ORDERS`, else the ``seats`` cyclic rotations of seeded random orders.
+    With more strategies than seats: subsets of the field (all of them, or a seeded sample),
+    each played in its cyclic rotations, so seats stay balanced within every subset.
+    """
+    count = len(field)
+    if seats > count:
+        raise UserError(
+            f"--seats: {seats} seats for {count} strategies; give at most {count} "
+            "(a strategy may also be listed twice)"
+        )
+    rng = np.random.default_rng(seed)
+    groups: list[tuple[int, ...]]
+    if seats == count:
+        if math.factorial(count) <= MAX_ALL_ORDERS:
+            return [list(order) for order in itertools.permutations(range(count))]
+        groups = [tuple(range(count))]
+    else:
+        groups = list(itertools.combinations(range(count), seats))
+    orders = []
+    budget = max(1, max_lineups // seats)
+    if len(groups) > budget:
+        chosen = rng.choice(len(groups), size=budget, replace=False)
+        groups = [groups[i] for i in sorted(chosen)]
+    repeats = max(1, budget // len(groups))
+    for group in groups:
+        for _ in range(repeats):
+            order = list(rng.permutation(group))
+            orders += [order[r:] + order[:r] for r in range(seats)]
+    return orders
+
+
+@dataclass(frozen=True)
+class PairwiseBatch:
+    """Plays one batch of one lineup and counts, for every pair of seats, who finished ahead."""
+
+    job: BatchJob
+    standings: Callable[[BatchResult], np.ndarray]
+    strategy_of_seat: tuple[int, ...]
+    strategies: int
+
+    def __call__(self, batch_seed: int, n_games: int) -> BatchResult:
+        """Counts: ``ahead[a, b]`` games strategy a finished ahead of b, ``level[a, b]`` ties,
+        ``wins[a]``/``seat_games[a]`` for the win rates (tied winners all win)."""
+        result = self.job(batch_seed, n_games)
+        standing = self.standings(result)  # games x seats, higher is better
+        k = self.strategies
+        ahead = np.zeros((k, k), dtype=np.int64)
+        level = np.zeros((k, k), dtype=np.int64)
+        seats = len(self.strategy_of_seat)
+        for first in range(seats):
+            for second in range(seats):
+                a, b = self.strategy_of_seat[first], self.strategy_of_seat[second]
+                if first == second or a == b:
+                    continue
+                ahead[a, b] += int(np.sum(standing[:, first] > standing[:, second]))
+                if first < second:
+                    ties = int(np.sum(standing[:, first] == standing[:, second]))
+                    level[a, b] += ties
+                    level[b, a] += ties
+        best = standing.max(axis=1, keepdims=True)
+        won = standing == best
+        wins = np.zeros(k, dtype=np.int64)
+        seat_games = np.zeros(k, dtype=np.int64)
+        for seat, strategy in enumerate(self.strategy_of_seat):
+            wins[strategy] += int(won[:, seat].sum())
+            seat_games[strategy] += n_games
+        return {"ahead": ahead, "level": level, "wins": wins, "seat_games": seat_games}
+
+
+def pairwise_table(totals: BatchResult, labels: Sequence[str]) -> pd.DataFrame:
+    """For every ordered pair of strategies: games one finished ahead, level and behind,
+    with the share ahead (ties count half) and its 95% Wilson interval."""
+    rows = []
+    for a, first in enumerate(labels):
+        for b, second in enumerate(labels):
+            if a == b:
+                continue
+            ahead, behind = int(totals["ahead"][a, b]), int(totals["ahead"][b, a])
+            level = int(totals["level"][a, b])
+            rows.append(
+                {
+                    "strategy": first,
+                    "versus": second,
+                    "ahead": ahead,
+                    "level": level,
+                    "behind": behind,
+                    "score": ahead + level / 2,
+                    "meetings": ahead + level + behind,
+                }
+            )
+    table = pd.DataFrame(rows)
+    rates = rate_table(table["score"], table["meetings"])
+    return pd.concat([table, rates.drop(columns="n")], axis=1)
+
+
+def fit_bradley_terry(ahead: np.ndarray, level: np.ndarray) -> np.ndarray:
+    """Maximum-likelihood Bradley-Terry log-strengths (mean 0) from pairwise counts.
+
+    P(a ahead of b) = 1 / (1 + exp(r_b - r_a)); a level result counts half for each side.
+    """
+    score = ahead + level / 2.0
+    meetings = score + score.T
+    k = score.shape[0]
+
+    def negative_log_likelihood(free: np.ndarray) -> tuple[float, np.ndarray]:
+        ratings = np.append(free, -free.sum())
+        log_p = -np.logaddexp(0.0, -(ratings[:, None] - ratings[None, :]))
+        gradient = -(score - meetings * np.exp(log_p)).sum(axis=1)
+        return -np.sum(score * log_p), gradient[:-1] - gradient[-1]
+
+    fit = minimize(negative_log_likelihood, np.zeros(k - 1), jac=True, method="BFGS")
+    return np.append(fit.x, -fit.x.sum())
+
+
+def bradley_terry(
+    totals: BatchResult,
+    labels: Sequence[str],
+    batches: Sequence[tuple[np.ndarray, np.ndarray]] = (),
+    replicates: int = 200,
+    seed: int = 0,
+) -> pd.DataFrame:
+    """Bradley-Terry ratings on an Elo-like scale (400 points = 10:1 odds) and a ranking.
+
+    The 95% intervals come from a cluster bootstrap over ``batches`` (each cluster's
+    ``(ahead, level)`` matrices: the same deals played by every lineup), because results
+    that share a game or a deal are not independent (one game gives every pair of its seats
+    a result); without clusters there are no intervals.
+    """
+    ratings = fit_bradley_terry(totals["ahead"], totals["level"])
+    low = high = np.full(len(labels), np.nan)
+    if len(batches) > 1:
+        rng = np.random.default_rng(seed)
+        ahead = np.array([a for a, _ in batches])
+        level = np.array([t for _, t in batches])
+        draws = []
+        for _ in range(replicates):
+            pick = rng.integers(0, len(batches), size=len(batches))
+            draws.append(fit_bradley_terry(ahead[pick].sum(axis=0), level[pick].sum(axis=0)))
+        low, high = np.percentile(np.array(draws), [2.5, 97.5], axis=0)
+    score = totals["ahead"] + totals["level"] / 2.0
+    table = pd.DataFrame(
+        {
+            "strategy": list(labels),
+            "rating": ratings * ELO_SCALE,
+            "ci_low": low * ELO_SCALE,
+            "ci_high": high * ELO_SCALE,
+            "meetings": (score + score.T).sum(axis=1).astype(np.int64),
+        }
+    )
+    table = table.sort_values("rating", ascending=False).reset_index(drop=True)
+    table.insert(0, "rank", np.arange(1, len(labels) + 1))
+    return table
+
+
+def win_rate_table(totals: BatchResult, labels: Sequence[str]) -> pd.DataFrame:
+    """Each strategy's share of its seat-games won (tied winners all win), with 95% CI."""
+    rates = rate_table(
+        pd.Series(totals["wins"], index=list(labels)),
+        pd.Series(totals["seat_games"], index=list(labels)),
+    )
+    rates.index.name = "strategy"
+    return rates
+
+
+def pairwise_job(
+    game: Game, settings, lineup: list[PlayerSpec], order: list[int], strategies: int
+) -> PairwiseBatch:
+    """The batch job of one tournament lineup (``order`` = field index of each seat)."""
+    return PairwiseBatch(
+        job=game.batch_job(settings, lineup, True),
+        standings=game.row_standings,
+        strategy_of_seat=tuple(order),
+        strategies=strategies,
+    )
+
+
+@dataclass
+class TournamentRequest:
+    """Everything that fixes a tournament's results (and where to put them)."""
+
+    game: Game
+    settings: object
+    field: list[PlayerSpec]
+    games: int
+    seats: int
+    seed: int = 1
+    jobs: int = 1
+    backend: str = "threads"
+    out: object = None
+
+
+def games_per_lineup(games: int, lineups: int) -> int:
+    """Games each lineup plays so that the tournament has at least ``games`` games."""
+    return max(1, -(-games // lineups))
+
+
+def batch_size_for(games_each: int) -> int:
+    """Batch size of a tournament: a function of its size only, never of the workers,
+    small enough to give the bootstrap some 30 clusters of deals."""
+    from zooanalysis.runner import DEFAULT_BATCH_SIZE
+
+    return max(200, min(DEFAULT_BATCH_SIZE, games_each // 32))
+
+
+def run_tournament(
+    request: TournamentRequest, on_progress: Callable[[int], None] | None = None
+) -> TournamentResult:
+    """Play every lineup on the same deals and rate the strategies; written to
+    ``request.out`` (atomically) if set."""
+    from zooanalysis.runner import play, stream_batches
+    from zooanalysis.storage import resumable_directory, write_manifest, write_tables
+
+    game = request.game
+    labels = [player.label for player in request.field]
+    orders = tournament_lineups(request.field, request.seats, request.seed)
+    each = games_per_lineup(request.games, len(orders))
+    size = batch_size_for(each)
+    totals: BatchResult = {}
+    # batch j of every lineup plays the same deals: together they are one bootstrap cluster
+    clusters: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    def keep_batch(batch, result: BatchResult) -> None:
+        ahead, level = clusters.get(batch.index, (0, 0))
+        clusters[batch.index] = (ahead + result["ahead"], level + result["level"])
+        if on_progress is not None:
+            on_progress(batch.games)
+
+    wall = 0.0
+    for order in orders:
+        lineup = [request.field[index] for index in order]
+        settings = game.settings_for_lineup(request.settings, lineup)
+        job = pairwise_job(game, settings, lineup, order, len(labels))
+        played = play(
+            job,
+            stream_batches(request.seed, size, each),
+            request.jobs,
+            request.backend,
+            keep_batch,
+            initial=totals,
+        )
+        wall += played.wall_seconds
+    tables = {
+        "ratings": bradley_terry(totals, labels, list(clusters.values()), seed=request.seed),
+        "pairwise": pairwise_table(totals, labels),
+        "win_rates": win_rate_table(totals, labels).reset_index(),
+        "lineups": pd.DataFrame(
+            {
+                "lineup": range(len(orders)),
+                **{f"seat_{s + 1}": [labels[o[s]] for o in orders] for s in range(request.seats)},
+            }
+        ),
+    }
+    manifest = _tournament_manifest(request, labels, orders, each, size, wall)
+    if request.out is None:
+        return TournamentResult(manifest, tables)
+    with resumable_directory(request.out, keep_on_interrupt=False) as folder:
+        write_tables(folder, tables)
+        write_manifest(folder, manifest)
+    return TournamentResult(manifest, path=request.out)
+
+
+def _tournament_manifest(request: TournamentRequest, labels, orders, each, size, wall):
+    from zooanalysis import __version__
+    from zooanalysis.storage import environment, git_commit, utc_now
+
+    games = each * len(orders)
+    return {
+        "kind": "tournament",
+        "zoosim_version": __version__,
+        "git_commit": git_commit(),
+        "created": utc_now(),
+        "game": request.game.name,
+        "title": request.game.title,
+        "settings": request.game.settings_dict(request.settings),
+        "strategies": labels,
+        "seats": request.seats,
+        "lineups": len(orders),
+        "games_per_lineup": each,
+        "games": games,
+        "batch_size": size,
+        "seed": request.seed,
+        "deals": "the same deals for every lineup (common random numbers)",
+        "jobs": request.jobs,
+        "backend": request.backend,
+        "wall_seconds": round(wall, 3),
+        "games_per_second": round(games / wall, 1) if wall else None,
+        "environment": environment(),
+        "tables": ["lineups", "pairwise", "ratings", "win_rates"],
+    }
+
+
+class TournamentResult:
+    """A finished tournament: ratings, the pairwise matrix and win rates as DataFrames."""
+
+    def __init__(
+        self, manifest: dict, tables: dict[str, pd.DataFrame] | None = None, path=None
+    ) -> None:
+        from pathlib import Path
+
+        self.manifest = manifest
+        self.path = Path(path) if path is not None else None
+        self._tables = dict(tables or {})
+
+    def table(self, name: str) -> pd.DataFrame:
+        """A result table by name (lineups, pairwise, ratings, win_rates)."""
+        if name not in self._tables:
+            self._tables[name] = pd.read_parquet(self.path / f"{name}.parquet")
+        return self._tables[name].copy()
+
+    @property
+    def table_names(self) -> list[str]:
+        """Names of the tournament's result tables."""
+        return list(self.manifest["tables"])
+
+    def ratings(self) -> pd.DataFrame:
+        """Bradley-Terry ratings (Elo-like points, 95% CI) and the ranking."""
+        return self.table("ratings")
+
+    def pairwise(self) -> pd.DataFrame:
+        """Every ordered pair: games ahead, level, behind and the share ahead with 95% CI."""
+        return self.table("pairwise")
+
+    def pairwise_matrix(self) -> pd.DataFrame:
+        """The share of meetings each row strategy finished ahead of each column strategy."""
+        table = self.pairwise()
+        return table.pivot(index="strategy", columns="versus", values="rate")
+
+    def win_rates(self) -> pd.DataFrame:
+        """Each strategy's share of seat-games won (tied winners all win), with 95% CI."""
+        return self.table("win_rates").set_index("strategy")
+
+    def summary(self) -> str:
+        """Ranking, ratings and the pairwise matrix as text."""
+        from zooanalysis.stats import format_rate
+
+        m = self.manifest
+        lines = [
+            f"{m['title']} tournament: {len(m['strategies'])} strategies, {m['lineups']} "
+            f"lineups of {m['seats']} seats x {m['games_per_lineup']:,} games "
+            f"({m['games']:,} games, the same deals for every lineup), seed {m['seed']}",
+            "",
+            "Ranking (Bradley-Terry rating, Elo-like points, 95% bootstrap CI; win rate):",
+        ]
+        wins = self.win_rates()
+        for row in self.ratings().itertuples():
+            win = wins.loc[row.strategy]
+            lines.append(
+                f"  {row.rank}. {row.strategy:<26} {row.rating:+7.1f} "
+                f"[{row.ci_low:+.1f}, {row.ci_high:+.1f}]   wins "
+                f"{format_rate(win.rate, win.ci_low, win.ci_high, int(win.n))}"
+            )
+        matrix = self.pairwise_matrix()
+        lines += [
+            "",
+            "Share of meetings the row strategy finished ahead of the column (ties count half):",
+            "",
+        ]
+        lines += [
+            "  " + line for line in (100 * matrix).round(1).to_string(na_rep="-").splitlines()
+        ]
+        return "\n".join(lines)
