@@ -337,6 +337,61 @@ def tournament(
 
 
 @app.command()
+def sweep(
+    sweep_file: Annotated[Path, typer.Argument(help="A sweep file (TOML with a [grid]).")],
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            help="Folder for the cells (default runs/sweep-<file name>); running the "
+            "same sweep again there skips finished cells.",
+        ),
+    ] = None,
+    jobs: Annotated[int | None, typer.Option("--jobs", help="Parallel workers.")] = None,
+    backend: Annotated[str, typer.Option("--backend", help="threads or processes.")] = "threads",
+) -> None:
+    """Run one simulation per cell of a grid of rule settings and strategy parameters."""
+    from zooanalysis.sweep import load_sweep, run_sweep
+
+    spec = load_sweep(sweep_file)
+    target = out or Path("runs") / f"sweep-{sweep_file.stem.removeprefix('sweep-')}"
+    if backend not in ("threads", "processes"):
+        raise UserError(f"--backend: unknown backend {backend!r}; allowed are threads, processes")
+
+    def report(done: int, total: int, cell: dict, reused: bool) -> None:
+        values = ", ".join(f"{key}={value}" for key, value in cell.items())
+        typer.echo(
+            f"  cell {done}/{total} {values}: {'already done' if reused else 'done'}", err=True
+        )
+
+    table = run_sweep(spec, target, _whole(jobs or default_jobs(), "--jobs", 1), backend, report)
+    grid = list(spec.grid)
+    seats = sorted(
+        c.removesuffix("_win_rate")
+        for c in table.columns
+        if c.startswith("seat") and c.endswith("_win_rate")
+    )
+    typer.echo(
+        f"{spec.game.title} sweep {sweep_file.name}: {len(table)} cells x "
+        f"{spec.games:,} games, seed {spec.seed} (the same deals in every cell)"
+    )
+    typer.echo("Win rate by seat, % [95% CI]:")
+    shown = table[grid].copy()
+    for seat in seats:
+        shown[seat] = [
+            f"{100 * r:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]"
+            for r, lo, hi in zip(
+                table[f"{seat}_win_rate"],
+                table[f"{seat}_win_ci_low"],
+                table[f"{seat}_win_ci_high"],
+                strict=True,
+            )
+        ]
+    typer.echo(shown.to_string(index=False))
+    typer.echo(f"\nEvery metric with its CI, one row per cell: {target / 'cells.parquet'}")
+
+
+@app.command()
 def strategies(
     game_name: Annotated[
         str, typer.Option("--game", help="Game whose strategies to list.")

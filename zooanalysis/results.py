@@ -134,6 +134,16 @@ class Run:
         result["sole_rate"] = grouped["sole_wins"] / trials
         return result
 
+    def metrics(self) -> dict[str, float]:
+        """Every summary figure as one flat dict (rates with ``_ci_low``/``_ci_high``/``_n``),
+        e.g. one row of a sweep. Seats are numbered from 1 as in the summary."""
+        values: dict[str, float] = {"games": self.games}
+        for seat, row in self.win_rates("seat").iterrows():
+            add_rate(values, f"seat{seat + 1}_win", row)
+        for name, row in self.win_rates("strategy").iterrows():
+            add_rate(values, f"{name}_win", row)
+        return values
+
     def summary(self) -> str:
         """The run's headline figures as text (each rate with its 95% CI and n)."""
         lines = [self._header()]
@@ -209,6 +219,14 @@ class Run:
             f"{manifest['title']}: {count}, {len(self.lineup)} players "
             f"({', '.join(self.lineup)}), seed {manifest['seed']}{timing}{stopped}"
         )
+
+
+def add_rate(values: dict[str, float], name: str, row) -> None:
+    """Put a rate row (rate, ci_low, ci_high, n) into a flat metrics dict."""
+    values[f"{name}_rate"] = row["rate"]
+    values[f"{name}_ci_low"] = row["ci_low"]
+    values[f"{name}_ci_high"] = row["ci_high"]
+    values[f"{name}_n"] = row["n"]
 
 
 def _one_or_rotated(labels: pd.Series) -> str:

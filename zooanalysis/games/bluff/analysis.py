@@ -9,7 +9,7 @@ import pandas as pd
 
 from zooanalysis.games.bluff import odds
 from zooanalysis.games.bluff.rules import settings_from_table
-from zooanalysis.results import Run, mean_with_interval
+from zooanalysis.results import Run, add_rate, mean_with_interval
 from zooanalysis.stats import format_rate, rate_table
 
 DOUBT_GROUPS = (
@@ -169,6 +169,30 @@ class BluffRun(Run):
         if claimed_count is not None:
             table = table.xs(claimed_count, level="claimed_count", drop_level=False)
         return table
+
+    def metrics(self) -> dict[str, float]:
+        """Win rates plus points, length, endings, doubt success and bluff rate, flat."""
+        values = super().metrics()
+        for key, row in self.penalty_points().iterrows():
+            prefix = f"seat{key + 1}" if not self.rotated else str(key)
+            values[f"{prefix}_points_mean"] = row["mean"]
+            values[f"{prefix}_points_ci_low"] = row["ci_low"]
+            values[f"{prefix}_points_ci_high"] = row["ci_high"]
+        for name, row in self.game_length().iterrows():
+            values[f"{name}_mean"] = row["mean"]
+            values[f"{name}_ci_low"] = row["ci_low"]
+            values[f"{name}_ci_high"] = row["ci_high"]
+        for reason, row in self.end_reasons().iterrows():
+            add_rate(values, f"end_{reason}", row)
+        overall = self.doubts()[["doubt_succeeded", "doubts"]].sum()
+        add_rate(
+            values,
+            "doubt_success",
+            rate_table([overall["doubt_succeeded"]], [overall["doubts"]]).iloc[0],
+        )
+        claims = self.claims()[["false_claims", "claims"]].sum()
+        add_rate(values, "bluff", rate_table([claims["false_claims"]], [claims["claims"]]).iloc[0])
+        return values
 
     def summary(self) -> str:
         """Headline figures: win rates, points, length, endings, doubts and bluffs."""

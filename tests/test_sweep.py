@@ -1,0 +1,105 @@
+"""`zoosim sweep`: one run per grid cell, the same deals everywhere, resumable."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import zooanalysis
+from zooanalysis import cli
+from zooanalysis.sweep import load_sweep
+
+SWEEP = """
+game = "bluff"
+[run]
+players = "bayes,cautious,random"
+games = "1500"
+seed = 4
+[settings]
+hand_size = 5
+[grid]
+"seat1.doubt" = [0.2, 0.6]
+"settings.points_to_end" = [20, 30]
+"""
+
+
+@pytest.fixture
+def sweep_file(tmp_path: Path) -> Path:
+    path = tmp_path / "sweep-test.toml"
+    path.write_text(SWEEP, encoding="utf-8")
+    return path
+
+
+def run_sweep_cli(sweep_file: Path, out: Path, *extra: str) -> int:
+    return cli.main(["sweep", str(sweep_file), "--out", str(out), *extra])
+
+
+def test_every_cell_equals_a_plain_run_of_its_settings(sweep_file: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    assert run_sweep_cli(sweep_file, out) == 0
+    cells = pd.read_parquet(out / "cells.parquet")
+    assert len(cells) == 4
+    for _, row in cells.iterrows():
+        players = f"bayes:doubt={row['seat1.doubt']},cautious,random"
+        settings = {"hand_size": 5, "points_to_end": int(row["settings.points_to_end"])}
+        direct = zooanalysis.simulate(
+            "bluff", players=players, games=1500, seed=4, settings=settings
+        ).metrics()
+        for key, value in direct.items():
+            assert row[key] == pytest.approx(value), key
+
+
+def test_a_sweep_resumes_without_rerunning_finished_cells(
+    sweep_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    assert run_sweep_cli(sweep_file, out) == 0
+    first = pd.read_parquet(out / "cells.parquet")
+    cell_files = sorted((out / "cells").glob("*.parquet"))
+    cell_files[1].unlink()  # as if the sweep had stopped before that cell
+    capsys.readouterr()
+    assert run_sweep_cli(sweep_file, out) == 0
+    err = capsys.readouterr().err
+    assert err.count("already done") == 3 and err.count(": done") == 1
+    pd.testing.assert_frame_equal(first, pd.read_parquet(out / "cells.parquet"))
+
+
+def test_a_different_sweep_is_refused_in_the_same_folder(
+    sweep_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    assert run_sweep_cli(sweep_file, out) == 0
+    sweep_file.write_text(SWEEP.replace('games = "1500"', 'games = "1600"'), encoding="utf-8")
+    assert run_sweep_cli(sweep_file, out) == 2
+    assert "holds a different sweep" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("change", "fragment"),
+    [
+        (('"seat1.doubt"', '"seat4.doubt"'), "seats are seat1 to seat3"),
+        (('"seat1.doubt" = [0.2, 0.6]', '"seat1.doubt" = [0.2, 2.0]'), "out of range"),
+        (('"seat1.doubt"', '"seat1.doubtt"'), "has no parameter 'doubtt'"),
+        (('"settings.points_to_end"', '"settings.pointz"'), "setting 'pointz'"),
+        (('"settings.points_to_end"', '"points_to_end"'), "use 'settings.<setting>'"),
+        (("[grid]", "[grids]"), "unknown key 'grids'"),
+    ],
+)
+def test_bad_sweep_files_are_one_line(
+    change: tuple[str, str], fragment: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(SWEEP.replace(*change), encoding="utf-8")
+    assert run_sweep_cli(path, tmp_path / "out") == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and fragment in err, err
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_shipped_sweep_file_is_valid() -> None:
+    sweep = load_sweep(
+        Path(__file__).parent.parent / "simulations" / "sweep-bluff-doubt-vs-points.toml"
+    )
+    assert len(sweep.cells()) == 25

@@ -1,0 +1,234 @@
+"""Sweeps: one run per cell of a grid over rule settings and strategy parameters.
+
+A sweep file (TOML, in ``simulations/``) is a scenario with a ``[grid]`` table::
+
+    game = "bluff"
+    description = "Doubt threshold against points to end"
+
+    [run]
+    players = "bayes,bayes,cautious,random"
+    games = "2e4"          # per cell
+    seed = 1
+
+    [settings]             # the base rules (optional)
+
+    [grid]                 # every combination is one cell
+    "seat1.doubt" = [0.1, 0.3, 0.5, 0.7, 0.9]     # seat 1's strategy parameter
+    "settings.points_to_end" = [20, 25, 30, 35, 40]  # a rule setting (dotted for nested)
+
+Every cell plays the same deals (the same seed), so cells differ only by what the grid
+changes. Each finished cell is written at once as ``cells/<id>.parquet`` in the sweep's
+folder, so an interrupted sweep is resumed by running it again: finished cells are not
+rerun. When all are done, ``cells.parquet`` holds one row per cell with every summary
+metric and its 95% interval.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import itertools
+import json
+import os
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from zooanalysis.errors import SettingsError, UserError
+from zooanalysis.games import get_game
+from zooanalysis.games.base import Game
+from zooanalysis.numbers import parse_count
+from zooanalysis.strategy_spec import PlayerSpec, format_number, parse_lineup, parse_player
+
+TOP_LEVEL_KEYS = ("game", "description", "settings", "run", "grid")
+RUN_KEYS = ("players", "games", "seed")
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """A parsed, validated sweep file."""
+
+    path: Path
+    game: Game
+    description: str
+    settings: dict[str, Any]
+    players: str
+    games: int
+    seed: int
+    grid: dict[str, list[Any]]
+
+    def cells(self) -> list[dict[str, Any]]:
+        """Every combination of the grid's values, in file order."""
+        keys = list(self.grid)
+        return [
+            dict(zip(keys, values, strict=True))
+            for values in itertools.product(*self.grid.values())
+        ]
+
+    def fingerprint(self) -> dict[str, Any]:
+        """What fixes the sweep's results (checked when a sweep is resumed)."""
+        return {
+            "game": self.game.name,
+            "settings": self.settings,
+            "players": self.players,
+            "games": self.games,
+            "seed": self.seed,
+            "grid": self.grid,
+        }
+
+
+def load_sweep(path: str | Path) -> Sweep:
+    """Read and check a sweep file; ``UserError`` naming the file and key for any problem."""
+    path = Path(path)
+    if not path.is_file():
+        raise UserError(f"sweep file: no such file {str(path)!r}")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as error:
+        raise UserError(f"{path}: not valid TOML ({error})") from None
+    for key in data:
+        if key not in TOP_LEVEL_KEYS:
+            raise UserError(f"{path}: unknown key '{key}'; allowed are {', '.join(TOP_LEVEL_KEYS)}")
+    run = data.get("run", {})
+    for key in run:
+        if key not in RUN_KEYS:
+            raise UserError(f"{path}: unknown key 'run.{key}'; allowed are {', '.join(RUN_KEYS)}")
+    grid = data.get("grid")
+    if not isinstance(grid, dict) or not grid:
+        raise UserError(
+            f"{path}: a sweep needs a [grid] table with at least one key, e.g. "
+            '"settings.points_to_end" = [20, 30, 40]'
+        )
+    game = get_game(data.get("game", "bluff"))
+    sweep = Sweep(
+        path=path,
+        game=game,
+        description=str(data.get("description", "")),
+        settings=data.get("settings", {}),
+        players=str(run.get("players", game.default_lineup)),
+        games=parse_count(run.get("games", "2e4"), f"{path}: run.games"),
+        seed=int(run.get("seed", 1)),
+        grid={key: _grid_values(path, key, values) for key, values in grid.items()},
+    )
+    for cell in sweep.cells():  # every cell must make valid settings and players
+        cell_setup(sweep, cell)
+    return sweep
+
+
+def _grid_values(path: Path, key: str, values: Any) -> list[Any]:
+    if not isinstance(values, list) or not values:
+        raise UserError(f"{path}: grid key '{key}' needs a non-empty list of values")
+    if not (key.startswith("settings.") or (key.startswith("seat") and "." in key)):
+        raise UserError(
+            f"{path}: grid key '{key}': use 'settings.<setting>' (e.g. "
+            "settings.points_to_end) or 'seat<N>.<parameter>' (e.g. seat1.doubt)"
+        )
+    return values
+
+
+def cell_setup(sweep: Sweep, cell: dict[str, Any]) -> tuple[Any, list[PlayerSpec]]:
+    """The settings and lineup of one cell; ``UserError`` naming the file and key if bad."""
+    table = copy.deepcopy(sweep.settings)
+    lineup = parse_lineup(sweep.players, sweep.game.strategies, f"{sweep.path}: run.players")
+    for key, value in cell.items():
+        if key.startswith("settings."):
+            *parents, leaf = key.removeprefix("settings.").split(".")
+            node = table
+            for parent in parents:
+                node = node.setdefault(parent, {})
+            node[leaf] = value
+        else:
+            seat_text, parameter = key.split(".", 1)
+            seat = _seat_number(sweep, key, seat_text, len(lineup))
+            player = lineup[seat]
+            params = {**player.as_dict(), parameter: value}
+            text = f"{player.strategy}:" + ",".join(
+                f"{k}={format_number(v)}" for k, v in params.items()
+            )
+            lineup[seat] = parse_player(
+                text, sweep.game.strategies, f"{sweep.path}: grid key '{key}'"
+            )
+    try:
+        settings = sweep.game.settings_for_lineup(sweep.game.settings_from_table(table), lineup)
+    except SettingsError as error:
+        raise UserError(f"{sweep.path}: {error} (in the cell {cell})") from None
+    return settings, lineup
+
+
+def _seat_number(sweep: Sweep, key: str, text: str, players: int) -> int:
+    number = text.removeprefix("seat")
+    if not number.isdigit() or not 1 <= int(number) <= players:
+        raise UserError(f"{sweep.path}: grid key '{key}': seats are seat1 to seat{players}")
+    return int(number) - 1
+
+
+def cell_id(cell: dict[str, Any]) -> str:
+    """A short stable name for a cell (its values hashed)."""
+    text = json.dumps(cell, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def run_sweep(
+    sweep: Sweep,
+    out: Path,
+    jobs: int,
+    backend: str = "threads",
+    on_cell: Callable[[int, int, dict[str, Any], bool], None] | None = None,
+) -> pd.DataFrame:
+    """Run every cell not yet in ``out``; returns one row per cell (also ``cells.parquet``).
+
+    ``on_cell(done, total, cell, reused)`` is called after each cell.
+    """
+    from zooanalysis.simulation import RunRequest, run_simulation
+    from zooanalysis.storage import write_json_atomically
+
+    cells_folder = out / "cells"
+    spec_path = out / "sweep.json"
+    if spec_path.exists():
+        stored = json.loads(spec_path.read_text(encoding="utf-8"))
+        if stored != json.loads(json.dumps(sweep.fingerprint(), default=str)):
+            raise UserError(
+                f"--out: {out} holds a different sweep; give another --out or remove it"
+            )
+    cells_folder.mkdir(parents=True, exist_ok=True)
+    write_json_atomically(spec_path, sweep.fingerprint())
+    rows = []
+    all_cells = sweep.cells()
+    for done, cell in enumerate(all_cells, start=1):
+        target = cells_folder / f"{cell_id(cell)}.parquet"
+        reused = target.is_file()
+        if not reused:
+            settings, lineup = cell_setup(sweep, cell)
+            request = RunRequest(
+                game=sweep.game,
+                settings=settings,
+                lineup=lineup,
+                games=sweep.games,
+                seed=sweep.seed,
+                jobs=jobs,
+                backend=backend,
+            )
+            metrics = run_simulation(request).metrics()
+            row = pd.DataFrame(
+                [
+                    {
+                        "cell": cell_id(cell),
+                        **cell,
+                        "lineup": ",".join(p.label for p in lineup),
+                        **metrics,
+                    }
+                ]
+            )
+            temporary = target.with_suffix(".tmp")
+            row.to_parquet(temporary, index=False)
+            os.replace(temporary, target)
+        rows.append(pd.read_parquet(target))
+        if on_cell is not None:
+            on_cell(done, len(all_cells), cell, reused)
+    table = pd.concat(rows, ignore_index=True)
+    table.to_parquet(out / "cells.parquet", index=False)
+    return table
