@@ -392,6 +392,86 @@ def sweep(
 
 
 @app.command()
+def tune(
+    game_name: Annotated[str, typer.Option("--game", help="Game.")] = "bluff",
+    strategy: Annotated[str, typer.Option("--strategy", help="The strategy to tune.")] = "bayes",
+    against: Annotated[
+        str | None,
+        typer.Option(
+            "--against",
+            help="The fixed lineup of the other seats, e.g. bayes,cautious,random "
+            "(default: the game's default lineup without its first seat).",
+        ),
+    ] = None,
+    games: Annotated[str, typer.Option("--games", help="Games for the whole search.")] = "2e5",
+    seed: Annotated[int, typer.Option("--seed", help="Seed that fixes the search.")] = 1,
+    jobs: Annotated[int | None, typer.Option("--jobs", help="Parallel workers.")] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Folder to write.")] = None,
+) -> None:
+    """Search a strategy's parameters for the best response to a fixed lineup."""
+    from zooanalysis.storage import check_new_run_path, resumable_directory, write_tables
+    from zooanalysis.tuning import TuneRequest, improvement
+    from zooanalysis.tuning import tune as run_tune
+
+    game = get_game(game_name)
+    if strategy not in game.strategies:
+        raise UserError(
+            f"--strategy: unknown strategy {strategy!r}; allowed are {', '.join(game.strategies)}"
+        )
+    info = game.strategies[strategy]
+    if not info.params:
+        raise UserError(
+            f"--strategy: {strategy} has no parameters to tune; strategies with "
+            f"parameters: {', '.join(n for n, i in game.strategies.items() if i.params)}"
+        )
+    others = parse_lineup(
+        against or ",".join(game.default_lineup.split(",")[1:]), game.strategies, "--against"
+    )
+    base = _scenario_settings(game, None)
+    try:
+        game.settings_for_lineup(base, [*others, others[0]])
+    except SettingsError as error:
+        raise UserError(f"--against: {error}") from None
+    total = parse_count(games, "--games")
+    if out is not None:
+        check_new_run_path(out)
+    request = TuneRequest(
+        game=game,
+        settings=base,
+        strategy=info,
+        against=others,
+        games=total,
+        seed=_whole(seed, "--seed", 0),
+        jobs=_whole(jobs or default_jobs(), "--jobs", 1),
+    )
+
+    def report(done: int, rounds: int, alive: int) -> None:
+        typer.echo(f"  round {done}/{rounds}: {alive} candidates played", err=True)
+
+    search, final = run_tune(request, report)
+    gain = improvement(final)
+    typer.echo(
+        f"Tuning {strategy} against {', '.join(p.label for p in others)} in {game.title} "
+        f"({total:,} games, the tuned player in every seat in turn, seed {seed}):"
+    )
+    for name, row in final.iterrows():
+        typer.echo(
+            f"  {name:<8} {row.player:<40} wins {100 * row.rate:.2f}% "
+            f"[{100 * row.ci_low:.2f}%, {100 * row.ci_high:.2f}%] (n={int(row.n):,})"
+        )
+    typer.echo(
+        f"Best response gains {100 * gain['gain']:+.2f} percentage points over the "
+        f"defaults [{100 * gain['ci_low']:+.2f}, {100 * gain['ci_high']:+.2f}], "
+        f"p={gain['p_value']:.2g}: an estimate of how exploitable this lineup is for "
+        f"{strategy} (measured on fresh deals)."
+    )
+    if out is not None:
+        with resumable_directory(out, keep_on_interrupt=False) as folder:
+            write_tables(folder, {"search": search, "final": final.reset_index()})
+        typer.echo(f"Written to {out}/ (search.parquet, final.parquet)")
+
+
+@app.command()
 def strategies(
     game_name: Annotated[
         str, typer.Option("--game", help="Game whose strategies to list.")
