@@ -16,12 +16,12 @@ A scenario names the game, its rule settings and, optionally, how to run it::
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from zooanalysis.errors import UserError
+from zooanalysis.settings import read_toml
 
 TOP_LEVEL_KEYS = ("game", "description", "settings", "run")
 RUN_KEYS = (
@@ -53,17 +53,7 @@ class Scenario:
 def load_scenario(path: str | Path) -> Scenario:
     """Read a scenario file; ``UserError`` naming the file and key for any problem."""
     path = Path(path)
-    if not path.is_file():
-        raise UserError(f"--scenario: no such file {str(path)!r}")
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as error:
-        raise UserError(f"{path}: not valid TOML ({error})") from None
-    except UnicodeDecodeError:
-        raise UserError(f"{path}: not a UTF-8 text file") from None
-    for key in data:
-        if key not in TOP_LEVEL_KEYS:
-            raise UserError(f"{path}: unknown key '{key}'; allowed are {', '.join(TOP_LEVEL_KEYS)}")
+    data = read_toml(path, "--scenario", TOP_LEVEL_KEYS)
     for table in ("settings", "run"):
         if not isinstance(data.get(table, {}), dict):
             raise UserError(f"{path}: '{table}' must be a table ([{table}])")

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import tomllib
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
-from zooanalysis.errors import SettingsError
+from zooanalysis.errors import SettingsError, UserError
 
 
 def reject_unknown_keys(table: Mapping[str, Any], allowed: Iterable[str], prefix: str = "") -> None:
@@ -34,3 +36,21 @@ def whole_number(value: Any, key: str, low: int, high: int | None = None) -> int
     if value < low or (high is not None and value > high):
         raise SettingsError(key, f"{value!r} is out of range: give {allowed}")
     return value
+
+
+def read_toml(path: str | Path, what: str, allowed_keys: Sequence[str]) -> dict[str, Any]:
+    """A TOML file's contents; ``UserError`` for a missing, unreadable or invalid file or an
+    unknown top-level key, naming the file (``what`` names the file's role if missing)."""
+    path = Path(path)
+    if not path.is_file():
+        raise UserError(f"{what}: no such file {str(path)!r}")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as error:
+        raise UserError(f"{path}: not valid TOML ({error})") from None
+    except UnicodeDecodeError:
+        raise UserError(f"{path}: not a UTF-8 text file") from None
+    for key in data:
+        if key not in allowed_keys:
+            raise UserError(f"{path}: unknown key '{key}'; allowed are {', '.join(allowed_keys)}")
+    return data

@@ -30,7 +30,6 @@ import hashlib
 import itertools
 import json
 import os
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,6 +41,7 @@ from zooanalysis.errors import SettingsError, UserError
 from zooanalysis.games import get_game
 from zooanalysis.games.base import Game
 from zooanalysis.numbers import parse_count
+from zooanalysis.settings import read_toml
 from zooanalysis.strategy_spec import PlayerSpec, format_number, parse_lineup, parse_player
 
 TOP_LEVEL_KEYS = ("game", "description", "settings", "run", "grid")
@@ -84,15 +84,7 @@ class Sweep:
 def load_sweep(path: str | Path) -> Sweep:
     """Read and check a sweep file; ``UserError`` naming the file and key for any problem."""
     path = Path(path)
-    if not path.is_file():
-        raise UserError(f"sweep file: no such file {str(path)!r}")
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as error:
-        raise UserError(f"{path}: not valid TOML ({error})") from None
-    for key in data:
-        if key not in TOP_LEVEL_KEYS:
-            raise UserError(f"{path}: unknown key '{key}'; allowed are {', '.join(TOP_LEVEL_KEYS)}")
+    data = read_toml(path, "sweep file", TOP_LEVEL_KEYS)
     run = data.get("run", {})
     for key in run:
         if key not in RUN_KEYS:

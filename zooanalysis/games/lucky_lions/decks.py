@@ -76,7 +76,6 @@ from 1 as in the file, with its cycle where readable), the field and what is all
 from __future__ import annotations
 
 import math
-import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -86,7 +85,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from zooanalysis.errors import SettingsError, UserError
+from zooanalysis.errors import SettingsError
 from zooanalysis.games.lucky_lions.cards import (
     ANIMALS,
     N_ANIMALS,
@@ -96,7 +95,7 @@ from zooanalysis.games.lucky_lions.cards import (
     ZooCard,
     parse_animal,
 )
-from zooanalysis.settings import reject_unknown_keys, whole_number
+from zooanalysis.settings import read_toml, reject_unknown_keys, whole_number
 
 MIN_CYCLE = 2
 MAX_CYCLE = N_ANIMALS
@@ -474,19 +473,7 @@ def deck_from_toml(path: str | Path) -> tuple[list[ZooCard], dict[str, int], dic
     missing file or invalid TOML), naming the file, the card and the field.
     """
     path = Path(path)
-    if not path.is_file():
-        raise UserError(f"deck file: no such file {str(path)!r}")
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as error:
-        raise UserError(f"{path}: not valid TOML ({error})") from None
-    except UnicodeDecodeError:
-        raise UserError(f"{path}: not a UTF-8 text file") from None
-    for key in data:
-        if key not in DECK_FILE_KEYS:
-            raise SettingsError(
-                key, f"unknown key; allowed are {', '.join(DECK_FILE_KEYS)} (in {path})"
-            )
+    data = read_toml(path, "deck file", DECK_FILE_KEYS)
     animals = (
         _file_counts(data, "animals", PUBLISHED_ANIMAL_CARDS, path)
         if "animals" in data
