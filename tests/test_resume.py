@@ -82,7 +82,7 @@ def test_a_killed_process_resumes_to_the_same_results(tmp_path: Path) -> None:
         env=environment,
     )
     deadline = time.monotonic() + 60
-    checkpoint = partial_path(out) / "checkpoint.json"
+    checkpoint = partial_path(out) / "checkpoint.npz"
     while not checkpoint.exists() and time.monotonic() < deadline:
         time.sleep(0.05)
     time.sleep(0.5)
@@ -163,3 +163,20 @@ def test_a_new_run_refuses_to_overwrite_an_interrupted_one(
     capsys.readouterr()
     assert cli_run("--games", "3000", "--out", out) == 2
     assert f"continue it with zoosim run --resume {out}" in capsys.readouterr().err
+
+
+def test_a_checkpoint_keeps_counts_and_position_in_one_file(tmp_path: Path) -> None:
+    """One file replaced at once: a kill can never pair new counts with an old position."""
+    import numpy as np
+
+    from zooanalysis.storage import read_checkpoint, write_checkpoint
+
+    totals = {"wins": np.array([3, 4]), "share": np.array([0.25, 0.5])}
+    state = {"next_batch": 7, "games": 7000, "wall_seconds": 1.5}
+    write_checkpoint(tmp_path, totals, state)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["checkpoint.npz"]
+    loaded, position = read_checkpoint(tmp_path)
+    assert position == state
+    assert sorted(loaded) == ["share", "wins"]
+    np.testing.assert_array_equal(loaded["wins"], totals["wins"])
+    assert loaded["share"].dtype == np.float64

@@ -60,7 +60,7 @@ def test_an_interrupted_run_keeps_only_its_hidden_working_folder(tmp_path: Path)
         pytest.raises(RunInterruptedError, match="--resume"),
         storage.resumable_directory(target) as folder,
     ):
-        (folder / "checkpoint.json").write_text("{}", encoding="utf-8")
+        (folder / "work.txt").write_text("half done", encoding="utf-8")
         raise KeyboardInterrupt
     assert not target.exists()
     assert [p.name for p in tmp_path.iterdir()] == [".run.partial"]

@@ -39,7 +39,7 @@ def distinct_labels(lineup: Sequence[PlayerSpec]) -> list[str]:
     return list(dict.fromkeys(player.label for player in lineup))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # hashed by identity, as task queues need
 class RotatedBatch:
     """Plays one batch in every rotation (same seed) and keeps paired per-deal sums."""
 

@@ -36,6 +36,7 @@ from zooanalysis.rotation import (
 from zooanalysis.runner import DEFAULT_BATCH_SIZE, Batch, default_jobs, play, stream_batches
 from zooanalysis.stopping import stop_rule
 from zooanalysis.storage import (
+    CHECKPOINT,
     ROWS_FOLDER,
     environment,
     git_commit,
@@ -149,7 +150,7 @@ def run_simulation(
         write_tables(folder, tables)
         manifest = _manifest(request, played, tables, stop)
         write_manifest(folder, manifest)
-        for leftover in (REQUEST_FILE, "checkpoint.json", "checkpoint.npz"):
+        for leftover in (REQUEST_FILE, CHECKPOINT):
             (folder / leftover).unlink(missing_ok=True)
     return game.run_class()(manifest, path=request.out)
 

@@ -27,6 +27,9 @@ from zooanalysis.errors import UserError
 
 MANIFEST = "manifest.json"
 ROWS_FOLDER = "games"
+CHECKPOINT = "checkpoint.npz"
+"""A run's counts so far and its position (``CHECKPOINT_STATE``, JSON), in one file."""
+CHECKPOINT_STATE = "__checkpoint_state__"
 """Per-game rows, one Parquet file per batch, when a run asks for them."""
 
 
@@ -98,21 +101,22 @@ def write_json_atomically(path: Path, data: Mapping[str, Any]) -> None:
 def write_checkpoint(
     folder: Path, totals: Mapping[str, np.ndarray], state: Mapping[str, Any]
 ) -> None:
-    """Save a run's summed counts and where it stands (atomically: write, then rename)."""
+    """Save a run's summed counts and where it stands, together in one file replaced
+    atomically, so a killed process never leaves counts and position out of step."""
     temporary = folder / "checkpoint.tmp.npz"
-    np.savez(temporary, **totals)
-    os.replace(temporary, folder / "checkpoint.npz")
-    write_json_atomically(folder / "checkpoint.json", state)
+    position = np.frombuffer(json.dumps(dict(state)).encode("utf-8"), dtype=np.uint8)
+    np.savez(temporary, **totals, **{CHECKPOINT_STATE: position})
+    os.replace(temporary, folder / CHECKPOINT)
 
 
 def read_checkpoint(folder: Path) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     """The counts and state of the last checkpoint ({} and a fresh state if none yet)."""
-    state_path = folder / "checkpoint.json"
-    if not state_path.is_file():
+    path = folder / CHECKPOINT
+    if not path.is_file():
         return {}, {"next_batch": 0, "games": 0, "wall_seconds": 0.0}
-    state = json.loads(state_path.read_text(encoding="utf-8"))
-    with np.load(folder / "checkpoint.npz") as stored:
-        totals = {key: stored[key].copy() for key in stored.files}
+    with np.load(path) as stored:
+        state = json.loads(stored[CHECKPOINT_STATE].tobytes().decode("utf-8"))
+        totals = {key: stored[key].copy() for key in stored.files if key != CHECKPOINT_STATE}
     return totals, state
 
 

@@ -68,7 +68,7 @@ def tournament_lineups(
     return orders
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # hashed by identity, as task queues need
 class PairwiseBatch:
     """Plays one batch of one lineup and counts, for every pair of seats, who finished ahead."""
 

@@ -33,7 +33,7 @@ CLAIM_MOVES = MOVE_NAMES[1:]
 """How a claimant placed its card: from its hand, from the draw pile, or no card."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # hashed by identity, as task queues need
 class BluffBatch:
     """One batch of Bluff in Zoo games on the kernel (picklable for process backends)."""
 
