@@ -54,8 +54,10 @@ def test_ctrl_c_then_resume_gives_the_uninterrupted_results(
 
     out = tmp_path / "cut"
     with monkeypatch.context() as patch:
+        patch.setattr(simulation, "CHECKPOINT_SECONDS", 0.0)  # a checkpoint after every batch
         interrupt_after(3, patch)
         assert cli_run(*games, *size, *extra, "--jobs", "1", "--out", out) == 130
+    assert (partial_path(out) / "checkpoint.npz").is_file()
     assert f"--resume {out}" in capsys.readouterr().err
     assert not out.exists() and partial_path(out).is_dir()
 

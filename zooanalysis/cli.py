@@ -154,6 +154,7 @@ def run(
             "--rows/--no-rows": rows,
             "--until-ci": until_ci,
             "--max-games": max_games,
+            "--rotate-seats": rotate_seats,
         }
         given = [name for name, value in fixed.items() if value is not None]
         if given:
@@ -242,9 +243,9 @@ def run(
         scenario=str(scenario.path) if scenario else None,
         command=sys.argv,
     )
-    from zooanalysis.storage import check_new_run_path
+    from zooanalysis.storage import check_run_can_start
 
-    check_new_run_path(target)
+    check_run_can_start(target)
     _play_and_report(request, progress)
 
 

@@ -92,13 +92,12 @@ def run_simulation(
     killed process ``resume=True`` continues it to the same results.
     """
     game = request.game
-    batches = stream_batches(request.seed, request.batch_size, request.games)
     job = _batch_job(request)
     stop = stop_rule(game, request.lineup, request.until_ci)
     if request.out is None:
         totals = play(
             job,
-            batches,
+            stream_batches(request.seed, request.batch_size, request.games),
             request.jobs,
             request.backend,
             _progress_only(on_progress),
@@ -130,21 +129,19 @@ def run_simulation(
         batches = stream_batches(
             request.seed, request.batch_size, request.games, state["next_batch"]
         )
-        try:
-            played = play(
-                job,
-                batches,
-                request.jobs,
-                request.backend,
-                store_batch,
-                stop,
-                request.scheduler,
-                initial=totals,
-                games_done=state["games"],
-            )
-        except KeyboardInterrupt:
-            checkpoint.save()
-            raise
+        # Checkpoints are saved only in store_batch, where counts and position agree; a
+        # save on Ctrl-C could catch the counts a batch ahead of the position.
+        played = play(
+            job,
+            batches,
+            request.jobs,
+            request.backend,
+            store_batch,
+            stop,
+            request.scheduler,
+            initial=totals,
+            games_done=state["games"],
+        )
         played.wall_seconds += state["wall_seconds"]
         tables = _tables(request, played.totals)
         write_tables(folder, tables)
@@ -196,7 +193,8 @@ def _tables(request: RunRequest, totals: BatchResult) -> dict[str, pd.DataFrame]
 
 REQUEST_FILE = "request.json"
 CHECKPOINT_SECONDS = float(os.environ.get("ZOOSIM_CHECKPOINT_SECONDS", "5"))
-"""How often a run to disk saves its counts so far (and always when interrupted)."""
+"""How often a run to disk saves its counts so far: an interrupted run resumes from its
+last checkpoint, so at most this much work is played again."""
 
 
 class _Checkpointer:

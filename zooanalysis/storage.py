@@ -55,6 +55,17 @@ class RunInterruptedError(Exception):
         self.path = path
 
 
+def check_run_can_start(path: Path) -> None:
+    """Refuse a new run to ``path`` if it exists or an interrupted run of it is waiting."""
+    check_new_run_path(path)
+    working = partial_path(path)
+    if working.exists():
+        raise UserError(
+            f"--out: an interrupted run of {path} exists; continue it with "
+            f"zoosim run --resume {path}, or delete {working}"
+        )
+
+
 @contextmanager
 def resumable_directory(path: Path, resume: bool = False, keep_on_interrupt: bool = True):
     """Yield the hidden working folder of a run that becomes ``path`` when complete.
