@@ -125,10 +125,34 @@ def test_rotation_tables_load_as_dataframes(rotated: Path) -> None:
     assert set(loaded.move_mix().index) == set(LINEUP)
 
 
-@pytest.mark.parametrize("extra", [["--rows"], ["--until-ci", "0.01"]])
-def test_rotation_refuses_what_it_cannot_do_yet(
-    extra: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+def test_rotation_refuses_per_game_rows_for_now(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    args = ["run", "--rotate-seats", *extra, "--out", str(tmp_path / "x"), "--no-progress"]
+    args = ["run", "--rotate-seats", "--rows", "--out", str(tmp_path / "x"), "--no-progress"]
     assert cli.main(args) == 2
-    assert "--rotate-seats: cannot be combined" in capsys.readouterr().err
+    assert "--rotate-seats: cannot be combined with --rows" in capsys.readouterr().err
+
+
+def test_rotated_runs_stop_when_every_reported_rate_is_sure(tmp_path: Path) -> None:
+    def widest(path: Path) -> float:
+        loaded = zooanalysis.load_run(path)
+        rates = pd.concat([loaded.win_rates("seat"), loaded.win_rates("strategy")])
+        return float(((rates["ci_high"] - rates["ci_low"]) / 2).max())
+
+    base = [
+        "--players",
+        ",".join(LINEUP),
+        "--rotate-seats",
+        "--batch-size",
+        "400",
+        "--seed",
+        "6",
+        "--no-progress",
+    ]
+    out = tmp_path / "until"
+    assert cli.main(["run", *base, "--until-ci", "0.02", "--out", str(out)]) == 0
+    deals = zooanalysis.load_run(out).games
+    assert widest(out) <= 0.02
+    shorter = tmp_path / "shorter"
+    assert cli.main(["run", *base, "--games", str(deals - 400), "--out", str(shorter)]) == 0
+    assert widest(shorter) > 0.02

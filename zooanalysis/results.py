@@ -204,7 +204,8 @@ class Run:
         if until:
             target = 100 * until["target_half_width"]
             stopped = (
-                f"\nStopped after {self.games:,} games: every win rate known to within "
+                f"\nStopped after {self.games:,} {'deals' if self.rotated else 'games'}: every "
+                f"win rate known to within "
                 f"+-{target:.2g} percentage points"
                 if until["reached"]
                 else f"\nStopped at --max-games {self.games:,} before every win rate was "

@@ -93,7 +93,7 @@ def run_simulation(
     """
     game = request.game
     job = _batch_job(request)
-    stop = stop_rule(game, request.lineup, request.until_ci)
+    stop = stop_rule(game, request.lineup, request.until_ci, request.rotate_seats)
     if request.out is None:
         totals = play(
             job,

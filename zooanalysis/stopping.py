@@ -34,26 +34,54 @@ def win_rate_half_widths(games: int, wins: np.ndarray, labels: Sequence[str]) ->
     return (np.asarray(high) - np.asarray(low)) / 2
 
 
+def rotated_half_widths(game: Game, totals: BatchResult, lineup: list[PlayerSpec]) -> np.ndarray:
+    """The same half-widths for a rotated run: each seat pooled over the rotations, and
+    each strategy over every seat it took, as the rotated summary reports them."""
+    from zooanalysis.rotation import rotated_lineups, split_rotations
+
+    lineups = rotated_lineups(lineup)
+    seat_wins = np.zeros(len(lineup))
+    label_wins: dict[str, float] = {}
+    label_trials: dict[str, int] = {}
+    games = 0
+    for counts, seated in zip(split_rotations(totals, len(lineups)), lineups, strict=True):
+        games, wins = game.win_counts(counts, seated)
+        seat_wins += wins
+        for seat, player in enumerate(seated):
+            label_wins[player.label] = label_wins.get(player.label, 0) + wins[seat]
+            label_trials[player.label] = label_trials.get(player.label, 0) + games
+    successes = [*seat_wins, *label_wins.values()]
+    trials = [games * len(lineups)] * len(lineup) + list(label_trials.values())
+    low, high = wilson_interval(np.asarray(successes), np.asarray(trials))
+    return (np.asarray(high) - np.asarray(low)) / 2
+
+
 class UntilConfident:
     """A ``stop`` callback for ``runner.play``: true once every win rate is within ``target``."""
 
-    def __init__(self, game: Game, lineup: list[PlayerSpec], target: float) -> None:
+    def __init__(
+        self, game: Game, lineup: list[PlayerSpec], target: float, rotated: bool = False
+    ) -> None:
         self.game = game
         self.lineup = lineup
         self.labels = [player.label for player in lineup]
         self.target = target
+        self.rotated = rotated
         self.reached = False
 
     def __call__(self, totals: BatchResult) -> bool:
         """Whether the totals so far answer every win rate to within the target."""
-        games, wins = self.game.win_counts(totals, self.lineup)
-        widths = win_rate_half_widths(games, wins, self.labels)
+        if self.rotated:
+            widths = rotated_half_widths(self.game, totals, self.lineup)
+        else:
+            games, wins = self.game.win_counts(totals, self.lineup)
+            widths = win_rate_half_widths(games, wins, self.labels)
         self.reached = bool(np.all(widths <= self.target))
         return self.reached
 
 
 def stop_rule(
-    game: Game, lineup: list[PlayerSpec], target: float | None
+    game: Game, lineup: list[PlayerSpec], target: float | None, rotated: bool = False
 ) -> Callable[[BatchResult], bool] | None:
     """The stopping rule for ``--until-ci target`` (None: play every game asked for)."""
-    return None if target is None else UntilConfident(game, lineup, target)
+    return None if target is None else UntilConfident(game, lineup, target, rotated)
