@@ -161,16 +161,21 @@ def test_dask_backend_needs_a_scheduler(tmp_path, capsys):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_scheduler_without_workers(tmp_path, capsys, monkeypatch):
-    monkeypatch.setenv("ZOOSIM_DASK_TIMEOUT", "1")
-    with LocalCluster(
+def empty_cluster() -> LocalCluster:
+    """A scheduler on localhost with no workers (a free dashboard port, quiet logs)."""
+    return LocalCluster(
         n_workers=0,
         processes=False,
         protocol="tcp",
         host="127.0.0.1",
         dashboard_address=":0",  # a free port: never clash with a running cluster
         silence_logs=logging.CRITICAL,
-    ) as empty:
+    )
+
+
+def test_scheduler_without_workers(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("ZOOSIM_DASK_TIMEOUT", "1")
+    with empty_cluster() as empty:
         address = empty.scheduler_address
         code, _, err = run_cli(
             capsys, "run", "--games", "1000", "--backend", "dask", "--scheduler", address,
@@ -187,14 +192,7 @@ def test_worker_without_zooanalysis(tmp_path, capsys):
     (stub / "__init__.py").write_text('raise ImportError("no zooanalysis installed here")\n')
     runs = tmp_path / "runs"
     runs.mkdir()
-    with LocalCluster(
-        n_workers=0,
-        processes=False,
-        protocol="tcp",
-        host="127.0.0.1",
-        dashboard_address=":0",  # a free port: never clash with a running cluster
-        silence_logs=logging.CRITICAL,
-    ) as empty:
+    with empty_cluster() as empty:
         address = empty.scheduler_address
         worker = subprocess.Popen(
             [DASK, "worker", address, "--nthreads", "1", "--no-dashboard"],
