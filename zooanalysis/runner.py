@@ -138,7 +138,7 @@ def run_batches(
 
 @dataclass
 class RunTotals:
-    """Summed counts of a run, its per-game row parts, and how long it took."""
+    """Summed counts of a run, how many games they hold, and how long the run took."""
 
     totals: BatchResult
     games: int
