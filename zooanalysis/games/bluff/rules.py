@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -44,9 +45,10 @@ class DeckSettings:
     """Action cards "All animals are equal"."""
     stop: int = 8
 
-    def type_counts(self) -> np.ndarray:
-        """How many cards of each integer card type the deck holds."""
-        counts = np.zeros(N_CARD_TYPES, dtype=np.int64)
+    @cached_property
+    def counts(self) -> tuple[int, ...]:
+        """How many cards of each integer card type the deck holds (computed once)."""
+        counts = [0] * N_CARD_TYPES
         for kind in range(N_KINDS):
             for value in ANIMAL_VALUES:
                 counts[animal_type(kind, value)] = self.animal_cards_per_value
@@ -55,7 +57,11 @@ class DeckSettings:
         counts[COUNT_ONE] = self.count_one
         counts[ALL_EQUAL] = self.all_equal
         counts[STOP] = self.stop
-        return counts
+        return tuple(counts)
+
+    def type_counts(self) -> np.ndarray:
+        """How many cards of each integer card type the deck holds, as a fresh array."""
+        return np.array(self.counts, dtype=np.int64)
 
     def cards(self) -> np.ndarray:
         """The unshuffled deck as integer card types, in type order."""
@@ -82,9 +88,9 @@ class BluffSettings:
     raise, the next player must doubt). See docs/rules-decisions.md."""
     deck: DeckSettings = field(default_factory=DeckSettings)
 
-    @property
+    @cached_property
     def claim_cap(self) -> int:
-        """The effective largest claim count."""
+        """The effective largest claim count (computed once)."""
         return self.max_claim_count or most_animals_possible(self.deck)
 
     def to_dict(self) -> dict[str, Any]:
