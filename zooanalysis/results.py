@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from zooanalysis.errors import UserError
-from zooanalysis.stats import format_rate, rate_table
+from zooanalysis.stats import format_rate, moments, rate_table
 from zooanalysis.storage import ROWS_FOLDER, read_manifest
 
 
@@ -257,7 +257,6 @@ def mean_with_interval(total: float, squares: float, n: int) -> tuple[float, flo
     """Mean and its 95% normal-approximation interval from a sum and a sum of squares."""
     if n == 0:
         return float("nan"), float("nan"), float("nan")
-    mean = total / n
-    variance = max(0.0, squares / n - mean * mean) * n / max(1, n - 1)
+    mean, variance = moments(total, squares, n)
     half = 1.959963984540054 * np.sqrt(variance / n)
     return mean, mean - half, mean + half

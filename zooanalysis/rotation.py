@@ -22,6 +22,7 @@ import pandas as pd
 from scipy.stats import norm
 
 from zooanalysis.games.base import BatchJob, BatchResult
+from zooanalysis.stats import moments
 from zooanalysis.strategy_spec import PlayerSpec
 
 Z_95 = 1.959963984540054
@@ -84,6 +85,11 @@ class RotatedBatch:
         return result
 
 
+def rotation_count(totals: BatchResult) -> int:
+    """How many rotations a rotated run's totals hold (from their ``rotation<r>/`` keys)."""
+    return len({key.split("/", 1)[0] for key in totals if key.startswith(PREFIX)})
+
+
 def split_rotations(totals: BatchResult, rotations: int) -> list[BatchResult]:
     """Each rotation's own summed counts, from a rotated run's totals."""
     split: list[BatchResult] = [{} for _ in range(rotations)]
@@ -102,13 +108,13 @@ def strategy_table(totals: BatchResult, labels: Sequence[str]) -> pd.DataFrame:
     deals) divided by the variance of the rotated one: above 1 means rotation helped.
     """
     deals = float(totals["paired/deals"][0])
-    rotations = sum(1 for key in totals if key.startswith(PREFIX) and key.endswith("/games"))
+    rotations = rotation_count(totals)
     rows = []
     for index, label in enumerate(labels):
-        mean, variance = _moments(
+        mean, variance = moments(
             totals["paired/share_sum"][index], totals["paired/share_squares"][index], deals
         )
-        _, single_variance = _moments(
+        _, single_variance = moments(
             totals["paired/single_sum"][index], totals["paired/single_squares"][index], deals
         )
         half = Z_95 * np.sqrt(variance / deals)
@@ -134,13 +140,13 @@ def pair_table(totals: BatchResult, labels: Sequence[str]) -> pd.DataFrame:
     shares with a paired 95% interval and p-value, next to the interval that unrotated
     play of as many games would give (its per-game variance measured on rotation 0)."""
     deals = float(totals["paired/deals"][0])
-    rotations = sum(1 for key in totals if key.startswith(PREFIX) and key.endswith("/games"))
+    rotations = rotation_count(totals)
     rows = []
     for a, first in enumerate(labels):
         for b, second in enumerate(labels):
             if b <= a:
                 continue
-            mean, variance = _moments(
+            mean, variance = moments(
                 totals["paired/difference_sum"][a, b],
                 totals["paired/difference_squares"][a, b],
                 deals,
@@ -148,7 +154,7 @@ def pair_table(totals: BatchResult, labels: Sequence[str]) -> pd.DataFrame:
             half = Z_95 * np.sqrt(variance / deals)
             # unrotated play of as many games: the variance of the difference within one
             # game (the two strategies' results in the same game) is measured on rotation 0
-            single_variance = _moments(
+            single_variance = moments(
                 totals["paired/single_difference_sum"][a, b],
                 totals["paired/single_difference_squares"][a, b],
                 deals,
@@ -169,9 +175,3 @@ def pair_table(totals: BatchResult, labels: Sequence[str]) -> pd.DataFrame:
                 }
             )
     return pd.DataFrame(rows)
-
-
-def _moments(total: float, squares: float, n: float) -> tuple[float, float]:
-    mean = total / n
-    variance = max(0.0, squares / n - mean * mean) * n / max(1.0, n - 1)
-    return mean, variance

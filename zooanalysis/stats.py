@@ -131,3 +131,10 @@ def two_proportion_test(s1: float, n1: float, s2: float, n2: float) -> float:
         return 1.0
     z = (s1 / n1 - s2 / n2) / se
     return float(min(1.0, 2.0 * norm.sf(abs(z))))
+
+
+def moments(total: float, squares: float, n: float) -> tuple[float, float]:
+    """Mean and sample variance (n - 1 in the denominator) from a sum and a sum of squares."""
+    mean = total / n
+    variance = max(0.0, squares / n - mean * mean) * n / max(1.0, n - 1)
+    return mean, variance
