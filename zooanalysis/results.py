@@ -18,8 +18,8 @@ from zooanalysis.stats import format_rate, moments, rate_table
 from zooanalysis.storage import ROWS_FOLDER, read_manifest
 
 
-class Run:
-    """A finished run: its manifest and result tables, with shared analyses."""
+class ResultFolder:
+    """A manifest and its Parquet tables, in memory or read lazily from a folder."""
 
     def __init__(
         self,
@@ -30,6 +30,23 @@ class Run:
         self.manifest = dict(manifest)
         self.path = Path(path) if path is not None else None
         self._tables: dict[str, pd.DataFrame] = dict(tables or {})
+
+    def table(self, name: str) -> pd.DataFrame:
+        """A result table by name (see ``manifest['tables']``), as a fresh DataFrame."""
+        if name not in self._tables:
+            if self.path is None or not (self.path / f"{name}.parquet").is_file():
+                raise KeyError(f"no table {name!r}; this has {', '.join(self.table_names)}")
+            self._tables[name] = pd.read_parquet(self.path / f"{name}.parquet")
+        return self._tables[name].copy()
+
+    @property
+    def table_names(self) -> list[str]:
+        """Names of the result tables."""
+        return list(self.manifest.get("tables", self._tables))
+
+
+class Run(ResultFolder):
+    """A finished run: its manifest and result tables, with shared analyses."""
 
     # --- facts from the manifest -----------------------------------------------------------
 
@@ -67,14 +84,6 @@ class Run:
 
     # --- tables ------------------------------------------------------------------------------
 
-    def table(self, name: str) -> pd.DataFrame:
-        """A result table by name (see ``manifest['tables']``), as a fresh DataFrame."""
-        if name not in self._tables:
-            if self.path is None or not (self.path / f"{name}.parquet").is_file():
-                raise KeyError(f"no table {name!r}; this run has {', '.join(self.table_names)}")
-            self._tables[name] = pd.read_parquet(self.path / f"{name}.parquet")
-        return self._tables[name].copy()
-
     @property
     def rotated(self) -> bool:
         """Whether every deal was played once per rotation of the lineup (--rotate-seats)."""
@@ -87,11 +96,6 @@ class Run:
             return np.array(self.lineup, dtype=object)[seats]
         lineups = np.array(self.manifest["rotations"], dtype=object)
         return lineups[table["rotation"].to_numpy(), seats]
-
-    @property
-    def table_names(self) -> list[str]:
-        """Names of the run's result tables."""
-        return list(self.manifest.get("tables", self._tables))
 
     def game_rows(self) -> pd.DataFrame:
         """One row per game (only for runs made with ``--rows``)."""

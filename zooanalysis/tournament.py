@@ -22,6 +22,7 @@ from scipy.optimize import minimize
 
 from zooanalysis.errors import UserError
 from zooanalysis.games.base import BatchJob, BatchResult, Game
+from zooanalysis.results import ResultFolder
 from zooanalysis.stats import rate_table
 from zooanalysis.strategy_spec import PlayerSpec
 
@@ -328,28 +329,8 @@ def _tournament_manifest(request: TournamentRequest, labels, orders, each, size,
     }
 
 
-class TournamentResult:
+class TournamentResult(ResultFolder):
     """A finished tournament: ratings, the pairwise matrix and win rates as DataFrames."""
-
-    def __init__(
-        self, manifest: dict, tables: dict[str, pd.DataFrame] | None = None, path=None
-    ) -> None:
-        from pathlib import Path
-
-        self.manifest = manifest
-        self.path = Path(path) if path is not None else None
-        self._tables = dict(tables or {})
-
-    def table(self, name: str) -> pd.DataFrame:
-        """A result table by name (lineups, pairwise, ratings, win_rates)."""
-        if name not in self._tables:
-            self._tables[name] = pd.read_parquet(self.path / f"{name}.parquet")
-        return self._tables[name].copy()
-
-    @property
-    def table_names(self) -> list[str]:
-        """Names of the tournament's result tables."""
-        return list(self.manifest["tables"])
 
     def ratings(self) -> pd.DataFrame:
         """Bradley-Terry ratings (Elo-like points, 95% CI) and the ranking."""
