@@ -61,26 +61,16 @@ def test_bradley_terry_recovers_known_strengths() -> None:
     np.testing.assert_allclose(even, 0, atol=1e-6)
 
 
+def play_two_way(out: Path, *extra: str) -> int:
+    """The bayes-against-random tournament of these tests, written to ``out``."""
+    args = ["--strategies", "bayes,random", "--games", "4000", "--seed", "5", *extra]
+    return cli.main(["tournament", *args, "--out", str(out), "--no-progress"])
+
+
 @pytest.fixture(scope="module")
 def two_way(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("t") / "two"
-    assert (
-        cli.main(
-            [
-                "tournament",
-                "--strategies",
-                "bayes,random",
-                "--games",
-                "4000",
-                "--seed",
-                "5",
-                "--out",
-                str(out),
-                "--no-progress",
-            ]
-        )
-        == 0
-    )
+    assert play_two_way(out) == 0
     return out
 
 
@@ -133,25 +123,7 @@ def test_pairwise_results_equal_the_plain_games(two_way: Path, tmp_path: Path) -
 
 def test_tournaments_do_not_depend_on_workers(two_way: Path, tmp_path: Path) -> None:
     out = tmp_path / "again"
-    assert (
-        cli.main(
-            [
-                "tournament",
-                "--strategies",
-                "bayes,random",
-                "--games",
-                "4000",
-                "--seed",
-                "5",
-                "--jobs",
-                "1",
-                "--out",
-                str(out),
-                "--no-progress",
-            ]
-        )
-        == 0
-    )
+    assert play_two_way(out, "--jobs", "1") == 0
     assert_same_tables(tables_of(two_way), tables_of(out))
 
 
