@@ -245,7 +245,7 @@ def second_card(body: str) -> str:
         ('cycle = ["lion"]\npoints = 1', "cycle", ["2 to 5"]),
         ('cycle = "lion"\npoints = 1', "cycle", ["list"]),
         ("points = 1", "cycle", ["missing"]),
-        ('cycle = ["fox", "lion"]\npoints = 0', "points", ["positive whole", "fox > lion"]),
+        ('cycle = ["fox", "lion"]\npoints = 0', "points", ["positive whole", "fox -> lion"]),
         ('cycle = ["fox", "lion"]\npoints = 1.5', "points", ["positive whole"]),
         ('cycle = ["fox", "lion"]', "points", ["missing"]),
         ('cycle = ["fox", "lion"]\npoints = 1\nspecial = "jump"', "special", ["double_roll"]),
@@ -278,7 +278,7 @@ def second_card(body: str) -> str:
         (
             'cycle = ["fox", "lion"]\npoints = 1\ncolour = "red"',
             "colour",
-            ["unknown", "special", "fox > lion"],
+            ["unknown", "special", "fox -> lion"],
         ),
         ('cycle = ["fox", "lion"]\npoints = 1\npeople = "yes"', "people", ["true or false"]),
         (

@@ -8,7 +8,6 @@ animal's arrow points to the next, the last one's back to the first.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 ANIMALS: tuple[str, ...] = ("lion", "fox", "panda", "flamingo", "dolphin")
@@ -33,14 +32,6 @@ def parse_animal(name: str) -> int:
     if not isinstance(name, str) or name.strip().lower() not in ANIMALS:
         raise ValueError(f"unknown animal {name!r}: allowed are {', '.join(ANIMALS)}")
     return ANIMALS.index(name.strip().lower())
-
-
-def parse_cycle(animals: Sequence[str]) -> tuple[int, ...]:
-    """A cycle given as animal names in arrow order; the animals must be distinct."""
-    cycle = tuple(parse_animal(name) for name in animals)
-    if len(set(cycle)) != len(cycle):
-        raise ValueError(f"a cycle's animals must be distinct, got {list(animals)}")
-    return cycle
 
 
 @dataclass(frozen=True)

@@ -328,8 +328,10 @@ def generate_animal_cards(spec: DeckSpec) -> list[AnimalCard]:
 # --- deck files --------------------------------------------------------------------------------
 
 
-def _cycle_text(cycle: Iterable[int], arrow: str = " > ") -> str:
-    return arrow.join(ANIMALS[a] for a in cycle)
+def _cycle_text(cycle: Iterable[int]) -> str:
+    """A cycle with its arrows, ``fox -> lion``: never ">", the arrowed animal is not the
+    winner (see docs/rules-decisions.md)."""
+    return " -> ".join(ANIMALS[a] for a in cycle)
 
 
 class _Card:
@@ -559,7 +561,7 @@ def describe_deck(cards: Sequence[ZooCard]) -> str:
     rows = [
         (
             str(i),
-            _cycle_text(card.cycle, " -> "),
+            _cycle_text(card.cycle),
             str(card.points),
             "yes" if card.people else "",
             special_text(card),
