@@ -1,4 +1,4 @@
-"""The Lucky Lions battle rule (``zooanalysis.games.lucky_lions.battle``) against the rulebook.
+"""The Lucky Lions battle rule (``zooanalysis.games.lucky_lions.outcomes``) against the rulebook.
 
 Every sentence of the battle rule in /work/shared/rules/lucky-lions.md (the rulebook text and
 "Facts about the published card set", which gives the generator's formula) is checked on
@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from zooanalysis.games.lucky_lions.battle import (
+from zooanalysis.games.lucky_lions.outcomes import (
     animal_index,
     battle,
     battle_odds,

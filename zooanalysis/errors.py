@@ -17,3 +17,4 @@ class SettingsError(UserError, ValueError):
     def __init__(self, key: str, message: str) -> None:
         super().__init__(f"setting '{key}': {message}")
         self.key = key
+        self.problem = message

@@ -2,8 +2,9 @@
 
 The published deck
 ------------------
-:func:`generate_zoo_cards` reproduces the publisher's print-time generator, with numpy's
-seeded randomness in place of JavaScript's, so a seed always gives the same deck. Each
+:func:`generate_zoo_cards` reproduces the publisher's print-time generator, with the games'
+seeded SplitMix64 stream in place of JavaScript's randomness, so a seed always gives the
+same deck (the same compiled generator makes a fresh print for every simulated game). Each
 group of Zoo Cards (the 26 base cards, then Busy Zoo's 13 if played) is made by its own run
 of this algorithm, for ``n`` cards:
 
@@ -233,79 +234,27 @@ def _animal_counts(counts: Mapping[str, Any], key: str, defaults: Mapping[str, i
     }
 
 
-def _shuffled(rng: np.random.Generator, items: Sequence[Any]) -> list[Any]:
-    return [items[i] for i in rng.permutation(len(items))]
-
-
-def _generate_group(
-    rng: np.random.Generator,
-    n_cards: int,
-    cycle_sizes: Mapping[int, float],
-    point_shares: Mapping[int, float],
-    people_icon_share: float,
-    types: Sequence[str] = (),
-) -> list[ZooCard]:
-    """One run of the publisher's ``generateZooCards`` (see the module docstring)."""
-    sizes: list[int] = []
-    for size, count in ceil_counts(cycle_sizes, n_cards, "cycle_sizes").items():
-        sizes.extend([size] * count)
-    total = sum(sizes)
-    sizes = _shuffled(rng, sizes)
-    order = _shuffled(rng, range(N_ANIMALS))
-    pool = order * math.ceil(total / N_ANIMALS)
-    card_types: list[str] = []
-    if types:
-        while len(card_types) < n_cards:
-            card_types.extend(types)
-        card_types = _shuffled(rng, card_types)
-    n_people = js_round(_share(people_icon_share, "people_icon_share") * n_cards)
-    people = _shuffled(rng, [i < n_people for i in range(n_cards)])
-    points: list[int] = []
-    for value, count in ceil_counts(point_shares, n_cards, "point_shares").items():
-        points.extend([value] * count)
-    points = _shuffled(rng, points)
-
-    cards = []
-    taken = 0
-    for _ in range(n_cards):
-        size = sizes.pop()
-        kind = card_types.pop() if card_types else None
-        cycle = tuple(int(a) for a in _shuffled(rng, pool[taken : taken + size]))
-        taken += size
-        icon = bool(people.pop())
-        if kind == "extra_rule":
-            icon = False
-        elif kind == "player_exclude":
-            icon = True
-        value = int(points.pop())
-        named: tuple[int, ...] = ()
-        if kind in SPECIAL_ANIMALS_NEEDED:
-            five = _shuffled(rng, range(N_ANIMALS))
-            named = (int(five[-1]), int(five[-2]))[: SPECIAL_ANIMALS_NEEDED[kind]]
-        cards.append(ZooCard(cycle, value, icon, kind, named))
-    return cards
+def _seed_value(seed: int | np.random.SeedSequence) -> int:
+    if isinstance(seed, np.random.SeedSequence):
+        return int(seed.generate_state(1, np.uint64)[0])
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+        raise ValueError(f"seed: {seed!r} is not a whole number >= 0")
+    return int(seed) % 2**64
 
 
 def generate_zoo_cards(spec: DeckSpec, seed: int | np.random.SeedSequence) -> list[ZooCard]:
     """The deck's Zoo Cards as the publisher's generator makes them; the same for a seed.
 
     The base cards come first, then (with ``spec.busy_zoo``) the Busy Zoo cards, each
-    group from its own run of the algorithm, in one random stream.
+    group from its own run of the algorithm, in one random stream (the games' SplitMix64
+    stream started from ``seed``, see :mod:`~zooanalysis.games.lucky_lions.generator`).
     """
-    rng = np.random.default_rng(seed)
-    cards = _generate_group(
-        rng, spec.base_zoo_cards, spec.base_cycle_sizes, spec.point_shares, spec.people_icon_share
-    )
-    if spec.busy_zoo:
-        cards += _generate_group(
-            rng,
-            spec.busy_zoo_cards,
-            spec.busy_cycle_sizes,
-            spec.point_shares,
-            spec.people_icon_share,
-            spec.busy_special_types,
-        )
-    return cards
+    from zooanalysis.games.lucky_lions.flat import card_from_row
+    from zooanalysis.games.lucky_lions.generator import generate_rows, generator_tables
+    from zooanalysis.rng import game_stream
+
+    rows = generate_rows(generator_tables(spec), game_stream(_seed_value(seed), 0))
+    return [card_from_row(row) for row in rows]
 
 
 def animal_cards_from_counts(

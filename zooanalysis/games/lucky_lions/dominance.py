@@ -1,7 +1,7 @@
 """Lucky Lions cycle dominance: exact answers to "which animal is good on which Zoo Card?".
 
 Everything here is a finite sum over the 5x5 outcome matrix of a Zoo Card
-(:func:`~zooanalysis.games.lucky_lions.battle.outcome_matrix`), weighted by how likely each
+(:func:`~zooanalysis.games.lucky_lions.outcomes.outcome_matrix`), weighted by how likely each
 opponent animal is: no sampling. Tables name animals (``lion``, ``fox``, ...), never indices.
 
 Terms used throughout:
@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from zooanalysis.games.lucky_lions.battle import (
+from zooanalysis.games.lucky_lions.outcomes import (
     CardOrCycle,
     animal_index,
     cycle_indices,

@@ -1,0 +1,124 @@
+"""What a Lucky Lions batch counts: the count arrays both engines fill, and the reference tally.
+
+Counts only (constant memory for any number of games); histogram bins at the top hold "that
+many or more". The kernel fills these arrays in place; :func:`tally` adds one reference-engine
+:class:`~zooanalysis.games.lucky_lions.engine.GameRecord` the same way, so the two engines'
+totals can be compared array by array.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from zooanalysis.games.lucky_lions.engine import (
+    END_REASONS,
+    POWER_NAMES,
+    RESULT_NAMES,
+    TIE_NAMES,
+    GameRecord,
+    Strategy,
+    play_game,
+)
+from zooanalysis.games.lucky_lions.flat import N_TYPES
+from zooanalysis.games.lucky_lions.rules import LuckySettings
+
+POINT_BINS = 64
+TURN_BINS = 1024
+DIE_BINS = 64
+CARDS_WON_BINS = 64
+CYCLE_BINS = 6
+"""Cycle sizes 0-5 (index = size)."""
+LEAD_BINS = 64
+SETTLED_BINS = 20
+
+
+def new_totals(players: int) -> dict[str, np.ndarray]:
+    """Zeroed count arrays for a batch of ``players``-player games (summed across batches)."""
+    n = players
+    return {
+        "games": np.zeros(1, dtype=np.int64),
+        "wins": np.zeros(n, dtype=np.int64),
+        "sole_wins": np.zeros(n, dtype=np.int64),
+        "points_sum": np.zeros(n, dtype=np.int64),
+        "points_squares": np.zeros(n, dtype=np.int64),
+        "points_hist": np.zeros((n, POINT_BINS), dtype=np.int64),
+        "cards_won_hist": np.zeros((n, CARDS_WON_BINS), dtype=np.int64),
+        "draws_instead": np.zeros(n, dtype=np.int64),
+        "turns_hist": np.zeros(TURN_BINS, dtype=np.int64),
+        "end_reasons": np.zeros(len(END_REASONS), dtype=np.int64),
+        # battles by the Zoo Card's cycle size and whether several animals won (0/1)
+        "battles": np.zeros((CYCLE_BINS, 2), dtype=np.int64),
+        # every shown card: its type, the die size it was rolled from, its result
+        "rolls": np.zeros((N_TYPES, DIE_BINS, len(RESULT_NAMES)), dtype=np.int64),
+        "ties": np.zeros(len(TIE_NAMES), dtype=np.int64),
+        "powers": np.zeros(len(POWER_NAMES), dtype=np.int64),
+        "lead_changes": np.zeros(LEAD_BINS, dtype=np.int64),
+        "settled": np.zeros(SETTLED_BINS, dtype=np.int64),
+    }
+
+
+def new_rows(games: int, players: int) -> dict[str, np.ndarray]:
+    """Arrays for one row per game: points and Zoo Cards won per seat, turns, end reason."""
+    return {
+        "row_points": np.zeros((games, players), dtype=np.int32),
+        "row_cards_won": np.zeros((games, players), dtype=np.int32),
+        "row_turns": np.zeros(games, dtype=np.int32),
+        "row_end": np.zeros(games, dtype=np.int8),
+    }
+
+
+def settled_bin(settled_turn: int, turns: int) -> int:
+    """The 5%-of-the-game bin in which the winner's lasting lead began."""
+    return min(SETTLED_BINS - 1, (SETTLED_BINS * settled_turn) // max(turns, 1))
+
+
+def tally(record: GameRecord, totals: dict[str, np.ndarray]) -> None:
+    """Add one game's record into the count arrays, as the kernel counts it."""
+    totals["games"][0] += 1
+    for seat, points in enumerate(record.scores):
+        if seat in record.winners:
+            totals["wins"][seat] += 1
+            if len(record.winners) == 1:
+                totals["sole_wins"][seat] += 1
+        totals["points_sum"][seat] += points
+        totals["points_squares"][seat] += points * points
+        totals["points_hist"][seat, min(points, POINT_BINS - 1)] += 1
+        totals["cards_won_hist"][seat, min(record.cards_won[seat], CARDS_WON_BINS - 1)] += 1
+    for seat in record.draws_instead:
+        totals["draws_instead"][seat] += 1
+    totals["turns_hist"][min(record.turns, TURN_BINS - 1)] += 1
+    totals["end_reasons"][record.end_reason] += 1
+    for size, tied in record.battles:
+        totals["battles"][size, int(tied)] += 1
+    for die_size, card_type, result in record.rolls:
+        totals["rolls"][card_type, min(die_size, DIE_BINS - 1), result] += 1
+    for how in record.ties:
+        totals["ties"][how] += 1
+    for power in record.powers:
+        totals["powers"][power] += 1
+    totals["lead_changes"][min(record.lead_changes, LEAD_BINS - 1)] += 1
+    if record.settled_turn >= 0:
+        totals["settled"][settled_bin(record.settled_turn, record.turns)] += 1
+
+
+def play_batch_reference(
+    settings: LuckySettings,
+    strategies: Sequence[Strategy],
+    batch_seed: int,
+    n_games: int,
+    with_rows: bool = False,
+) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """Play a batch with the reference engine; returns (totals, rows) shaped as the kernel's."""
+    totals = new_totals(settings.players)
+    rows = new_rows(n_games if with_rows else 0, settings.players)
+    for game in range(n_games):
+        record = play_game(settings, strategies, batch_seed, game)
+        tally(record, totals)
+        if with_rows:
+            rows["row_points"][game] = record.scores
+            rows["row_cards_won"][game] = record.cards_won
+            rows["row_turns"][game] = record.turns
+            rows["row_end"][game] = record.end_reason
+    return totals, rows
