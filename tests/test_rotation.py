@@ -125,12 +125,18 @@ def test_rotation_tables_load_as_dataframes(rotated: Path) -> None:
     assert set(loaded.move_mix().index) == set(LINEUP)
 
 
-def test_rotation_refuses_per_game_rows_for_now(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+def test_rotated_rows_are_each_seatings_own_game_rows(
+    plain_runs: list[Path], tmp_path: Path
 ) -> None:
-    args = ["run", "--rotate-seats", "--rows", "--out", str(tmp_path / "x"), "--no-progress"]
-    assert cli.main(args) == 2
-    assert "--rotate-seats: cannot be combined with --rows" in capsys.readouterr().err
+    """--rotate-seats --rows keeps one row per deal and seating (column ``rotation``): the
+    rows of rotation r are exactly those of an ordinary run of the r-th rotated lineup."""
+    out = run(tmp_path / "rows", "--players", ",".join(LINEUP), "--rotate-seats", "--rows")
+    rows = zooanalysis.load_run(out).game_rows()
+    assert len(rows) == 1500 * len(LINEUP)
+    for r, plain in enumerate(plain_runs):
+        mine = rows[rows["rotation"] == r].drop(columns="rotation").reset_index(drop=True)
+        theirs = zooanalysis.load_run(plain).game_rows().reset_index(drop=True)
+        pd.testing.assert_frame_equal(mine, theirs, check_dtype=False)
 
 
 def test_rotated_runs_stop_when_every_reported_rate_is_sure(tmp_path: Path) -> None:

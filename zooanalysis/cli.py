@@ -221,8 +221,6 @@ def run(
     )
     keep_rows = bool(_choose(rows, scenario, "rows", False))
     rotate = bool(_choose(rotate_seats, scenario, "rotate_seats", False))
-    if rotate and keep_rows:
-        raise UserError("--rotate-seats: cannot be combined with --rows yet")
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     target = Path(_choose(out, scenario, "out", f"runs/{game.name}-{stamp}-seed{chosen_seed}"))
 

@@ -50,6 +50,9 @@ class RotatedBatch:
     """The game's (games x seats) win flags from a batch's rows."""
     label_of_player: tuple[int, ...]
     """Index (in ``distinct_labels``) of each lineup player's strategy label."""
+    keep_rows: bool = False
+    """Also return every rotation's per-game rows, one after the other, with ``row_rotation``
+    (rotation ``r`` seats lineup player ``p`` in seat ``(p - r) mod n``)."""
 
     def __call__(self, batch_seed: int, n_games: int) -> BatchResult:
         """Every rotation's counts (keys ``rotation<r>/...``) plus the paired sums."""
@@ -59,6 +62,7 @@ class RotatedBatch:
         single = np.zeros((n_games, labels))  # the same in rotation 0 only
         seats_of_label = np.bincount(self.label_of_player, minlength=labels)
         result: BatchResult = {}
+        rows: dict[str, list[np.ndarray]] = {}
         for rotation, job in enumerate(self.jobs):
             batch = job(batch_seed, n_games)
             wins = self.row_wins(batch).astype(np.float64)
@@ -71,6 +75,11 @@ class RotatedBatch:
             for key, value in batch.items():
                 if not key.startswith("row_"):
                     result[f"{PREFIX}{rotation}/{key}"] = value
+                elif self.keep_rows:
+                    rows.setdefault(key, []).append(value)
+        if self.keep_rows:
+            result.update({key: np.concatenate(parts) for key, parts in rows.items()})
+            result["row_rotation"] = np.repeat(np.arange(players, dtype=np.int8), n_games)
         differences = share[:, :, None] - share[:, None, :]
         single_differences = single[:, :, None] - single[:, None, :]
         result["paired/deals"] = np.array([n_games], dtype=np.int64)

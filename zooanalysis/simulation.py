@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from zooanalysis import __version__
@@ -165,6 +166,7 @@ def _batch_job(request: RunRequest):
         ),
         row_wins=game.row_wins,
         label_of_player=tuple(labels.index(player.label) for player in request.lineup),
+        keep_rows=request.with_rows,
     )
 
 
@@ -312,9 +314,13 @@ def _progress_only(on_progress: Callable[[int], None] | None):
 
 
 def _rows_frame(batch: Batch, result: BatchResult, batch_size: int) -> pd.DataFrame:
-    """One batch's per-game rows as a DataFrame (game number = position in the run)."""
+    """One batch's per-game rows as a DataFrame (game number = position in the run; a
+    rotated run has one row per game and rotation, column ``rotation``)."""
     first = batch.index * batch_size
-    frame = pd.DataFrame({"game": range(first, first + batch.games)})
+    count = next(
+        (len(values) for key, values in result.items() if key.startswith("row_")), batch.games
+    )
+    frame = pd.DataFrame({"game": first + np.arange(count) % batch.games})
     for key, values in result.items():
         if not key.startswith("row_"):
             continue
