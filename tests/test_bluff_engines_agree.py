@@ -120,6 +120,17 @@ def test_kernel_equals_reference(game_settings, lineup, seed, n_games):
     assert kernel_totals["games"][0] == n_games
     assert kernel_rows["row_moves"].min() > 0
     assert kernel_totals["claims"].sum() > 0 and kernel_totals["doubts"].sum() > 0
+    # score trajectories: every game has a lead-change count, every single-winner game a
+    # settled bin (the arrays themselves are compared above)
+    assert kernel_totals["lead_changes_hist"].sum() == n_games
+    assert kernel_totals["settled_hist"].sum() == kernel_totals["sole_wins"].sum()
+
+
+def test_trajectory_counts_are_not_trivial():
+    """Lead changes and settled bins spread over several values, so agreement means something."""
+    totals, _ = run_kernel(BluffSettings(players=4), "bayes,random,cautious,aggressive", 11, 400)
+    assert np.count_nonzero(totals["lead_changes_hist"][1:]) >= 2
+    assert np.count_nonzero(totals["settled_hist"]) >= 5
 
 
 def test_reference_rows_are_play_game_records():

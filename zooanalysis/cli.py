@@ -138,6 +138,17 @@ def run(
     progress: Annotated[
         bool, typer.Option("--progress/--no-progress", help="Show the progress bar.")
     ] = True,
+    make_report: Annotated[
+        bool,
+        typer.Option("--report/--no-report", help="Also write the HTML balance report."),
+    ] = False,
+    report_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--report-dir",
+            help="Folder for the report (implies --report; default reports/<run name>).",
+        ),
+    ] = None,
 ) -> None:
     """Simulate games and write a run directory (manifest.json + Parquet tables)."""
     from zooanalysis.simulation import RunRequest, resume_request
@@ -167,6 +178,8 @@ def run(
             resume, _whole(jobs or default_jobs(), "--jobs", 1), chosen_backend, scheduler
         )
         _play_and_report(request, progress, resume=True)
+        if make_report or report_dir is not None:
+            _write_report(request.out, report_dir)
         return
 
     scenario = load_scenario(scenario_file) if scenario_file is not None else None
@@ -244,7 +257,20 @@ def run(
     from zooanalysis.storage import check_run_can_start
 
     check_run_can_start(target)
+    if make_report or report_dir is not None:  # refuse a bad report folder before playing
+        from zooanalysis.report.build import check_report_target, default_report_folder
+
+        check_report_target(report_dir or default_report_folder(target))
     _play_and_report(request, progress)
+    if make_report or report_dir is not None:
+        _write_report(target, report_dir)
+
+
+def _write_report(source: Path, out: Path | None) -> None:
+    """Write the HTML report of a finished run, tournament or sweep and say where it is."""
+    from zooanalysis.report.build import build_report
+
+    typer.echo(f"Report: {build_report(source, out)}")
 
 
 def _play_and_report(request, progress: bool, resume: bool = False) -> None:
@@ -530,6 +556,33 @@ def format_odds(table, smallest: float = 0.0005) -> str:
             "for every pile size shown)"
         )
     return "\n".join(lines)
+
+
+@app.command()
+def report(
+    run_dir: Annotated[Path, typer.Argument(help="A run, tournament or sweep folder.")],
+    out: Annotated[
+        Path | None,
+        typer.Option("-o", "--out", help="Report folder (default reports/<folder name>)."),
+    ] = None,
+) -> None:
+    """Write a self-contained HTML balance report (plus PNG/SVG figures and CSV tables)."""
+    _write_report(run_dir, out)
+
+
+@app.command()
+def compare(
+    run_a: Annotated[Path, typer.Argument(help="Run A (e.g. the published rules).")],
+    run_b: Annotated[Path, typer.Argument(help="Run B (e.g. a rule change).")],
+    out: Annotated[
+        Path | None,
+        typer.Option("-o", "--out", help="Report folder (default reports/compare-A-vs-B)."),
+    ] = None,
+) -> None:
+    """Compare two runs of one game: every metric side by side, B − A with CI and p-value."""
+    from zooanalysis.report.compare import build_comparison
+
+    typer.echo(f"Comparison: {build_comparison(run_a, run_b, out)}")
 
 
 @app.command()

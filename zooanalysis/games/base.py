@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from zooanalysis.strategy_spec import PlayerSpec, StrategyInfo
+
+if TYPE_CHECKING:
+    from zooanalysis.report.model import Section
 
 BatchResult = dict[str, np.ndarray]
 """A batch's output: count arrays (summed across batches) and, optionally, per-game rows

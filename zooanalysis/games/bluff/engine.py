@@ -212,6 +212,8 @@ class GameRecord:
     """Every claim as (seat, count, kind, move, pile size, true when made)."""
     doubts: list[tuple[int, int, int, int, int, bool, int]] = field(default_factory=list)
     """Every doubt as (doubter, claimant, count, kind, pile size, claim held, claimant move)."""
+    score_checks: list[tuple[int, tuple[int, ...]]] = field(default_factory=list)
+    """After every move that changed a score (a doubt): (move index from 0, penalty points)."""
 
 
 def new_game(settings: BluffSettings, stream: np.ndarray) -> GameState:
@@ -392,6 +394,8 @@ def resolve_doubt(state: GameState, doubter: int, record: GameRecord) -> None:
         }
     )
     state.penalty_cards[loser].extend(state.pile)
+    if state.pile:
+        record.score_checks.append((state.moves - 1, tuple(state.scores)))
     state.revealed += pile_counts
     state.pile, state.pile_owners, state.history = [], [], []
     state.claim_count, state.claim_kind, state.claimant = 0, -1, -1

@@ -28,6 +28,7 @@ from zooanalysis.games.bluff.strategies import (
     strategy_params,
 )
 from zooanalysis.strategy_spec import PlayerSpec
+from zooanalysis.trajectory import lead_changes_table, settled_table
 
 CLAIM_MOVES = MOVE_NAMES[1:]
 """How a claimant placed its card: from its hand, from the draw pile, or no card."""
@@ -132,6 +133,12 @@ class BluffGame(Game):
             )
         return odds.at_least_table(settings.deck, sizes)
 
+    def report_sections(self, run) -> list:
+        """Doubt odds, exact odds, bluffing, penalty points and endings for the report."""
+        from zooanalysis.games.bluff.report import report_sections
+
+        return report_sections(run)
+
     def run_class(self) -> type:
         """Runs of this game load as :class:`BluffRun`."""
         from zooanalysis.games.bluff.analysis import BluffRun
@@ -143,7 +150,8 @@ def result_tables(totals: BatchResult, labels: list[str]) -> dict[str, pd.DataFr
     """Turn the kernel's summed count arrays into long, self-describing DataFrames.
 
     Bins at the top of a histogram or table axis hold "that many or more" (claimed counts
-    30+, pile sizes 40+, points 127+, rounds 255+, moves 1023+).
+    30+, pile sizes 40+, points 127+, rounds 255+, moves 1023+, lead changes 63+). The
+    ``lead_changes`` and ``settled`` tables follow ``zooanalysis.trajectory``.
     """
     games = int(totals["games"][0])
     players = len(labels)
@@ -191,6 +199,8 @@ def result_tables(totals: BatchResult, labels: list[str]) -> dict[str, pd.DataFr
         "rounds": _histogram(totals["rounds_hist"], "rounds"),
         "moves": _histogram(totals["moves_hist"], "moves"),
         "end_reasons": pd.DataFrame({"reason": list(END_REASONS), "games": totals["end_reasons"]}),
+        "lead_changes": lead_changes_table(totals["lead_changes_hist"]),
+        "settled": settled_table(totals["settled_hist"]),
         "doubts": doubts,
         "claims": claims,
     }

@@ -34,6 +34,7 @@ from zooanalysis.games.bluff.strategies import (
     random_move,
 )
 from zooanalysis.rng import seed_game, shuffle
+from zooanalysis.trajectory import LEAD_CHANGE_BINS, SETTLED_BINS
 
 COUNT_BINS = 31
 """Claimed counts 0-30 in the doubt and claim tables; 30 holds 30 or more."""
@@ -64,6 +65,10 @@ def new_totals(players: int) -> dict[str, np.ndarray]:
         "rounds_hist": np.zeros(ROUND_BINS, dtype=np.int64),
         "moves_hist": np.zeros(MOVE_BINS, dtype=np.int64),
         "end_reasons": np.zeros(2, dtype=np.int64),
+        # score trajectories (see zooanalysis.trajectory): lead changes per game, and when
+        # the single winner became sole leader for good (20 bins of 5% of the game's moves)
+        "lead_changes_hist": np.zeros(LEAD_CHANGE_BINS, dtype=np.int64),
+        "settled_hist": np.zeros(SETTLED_BINS, dtype=np.int64),
         "move_counts": np.zeros((n, 4), dtype=np.int64),
         # claimed count, kind, pile size, claimant's move (hand/draw/none), doubter, claimant,
         # claim held (0/1)
@@ -120,6 +125,8 @@ def play_batch(
         totals["rounds_hist"],
         totals["moves_hist"],
         totals["end_reasons"],
+        totals["lead_changes_hist"],
+        totals["settled_hist"],
         totals["move_counts"],
         totals["doubts"],
         totals["claims"],
@@ -205,6 +212,8 @@ def _play_batch(
     rounds_hist,
     moves_hist,
     end_reasons,
+    lead_changes_hist,
+    settled_hist,
     move_counts,
     doubts,
     claims,
@@ -249,6 +258,14 @@ def _play_batch(
         round_index = 0
         moves = 0
         end_reason = END_DECK
+        # score trajectory, in scalars: the last sole leader and the lead changes so far;
+        # the current run of score checks with the same sole leader (or none) and the move
+        # from which it counts (the move after the check before it); the last check's move
+        last_leader = -1
+        lead_changes = 0
+        streak_leader = -2
+        streak_start = 0
+        last_check = -1
 
         while True:
             # ---- one round ----
@@ -335,6 +352,23 @@ def _play_batch(
                         held,
                     ] += 1
                     scores[loser] += pile_len
+                    if pile_len > 0:  # a score check: who alone has the fewest points?
+                        fewest = scores[0]
+                        leader = 0
+                        for player in range(1, players):
+                            if scores[player] < fewest:
+                                fewest = scores[player]
+                                leader = player
+                            elif scores[player] == fewest:
+                                leader = -1  # shared, unless someone has fewer still
+                        if leader != streak_leader:
+                            streak_leader = leader
+                            streak_start = last_check + 1
+                        last_check = moves - 1
+                        if leader >= 0:
+                            if last_leader >= 0 and leader != last_leader:
+                                lead_changes += 1
+                            last_leader = leader
                     for card in range(N_CARD_TYPES):
                         revealed[card] += pile_counts[card]
                     break
@@ -456,6 +490,9 @@ def _play_batch(
         rounds_hist[min(round_index + 1, ROUND_BINS - 1)] += 1
         moves_hist[min(moves, MOVE_BINS - 1)] += 1
         end_reasons[end_reason] += 1
+        lead_changes_hist[min(lead_changes, LEAD_CHANGE_BINS - 1)] += 1
+        if n_best == 1:  # the single winner is the last check's sole leader
+            settled_hist[min(SETTLED_BINS - 1, (SETTLED_BINS * streak_start) // moves)] += 1
         if write_rows:
             for player in range(players):
                 row_scores[game, player] = scores[player]

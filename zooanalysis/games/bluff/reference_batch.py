@@ -21,6 +21,13 @@ from zooanalysis.games.bluff.kernel import (
     new_totals,
 )
 from zooanalysis.games.bluff.rules import BluffSettings
+from zooanalysis.trajectory import (
+    LEAD_CHANGE_BINS,
+    count_lead_changes,
+    settled_bin,
+    settled_move,
+    sole_leader,
+)
 
 
 def tally(record: GameRecord, totals: dict[str, np.ndarray]) -> None:
@@ -38,6 +45,12 @@ def tally(record: GameRecord, totals: dict[str, np.ndarray]) -> None:
     totals["rounds_hist"][min(record.rounds, ROUND_BINS - 1)] += 1
     totals["moves_hist"][min(record.moves, MOVE_BINS - 1)] += 1
     totals["end_reasons"][record.end_reason] += 1
+    moves = [move for move, _ in record.score_checks]
+    leaders = [sole_leader(scores, higher_is_better=False) for _, scores in record.score_checks]
+    totals["lead_changes_hist"][min(count_lead_changes(leaders), LEAD_CHANGE_BINS - 1)] += 1
+    if len(record.winners) == 1:
+        start = settled_move(moves, leaders, record.winners[0])
+        totals["settled_hist"][settled_bin(start, record.moves)] += 1
     for seat, count, kind, move, pile_size, true_now in record.claims:
         totals["move_counts"][seat, move] += 1
         totals["claims"][

@@ -1,0 +1,140 @@
+"""The report of one run: findings, the generic balance section, then the game's sections."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+
+from zooanalysis.games import get_game
+from zooanalysis.report import figures
+from zooanalysis.report.balance import (
+    DEFINITIONS,
+    balance_metrics,
+    histogram_mean,
+    histogram_quantiles,
+    length_histograms,
+    measured,
+    trajectory_histograms,
+)
+from zooanalysis.report.findings import metric_findings, seat_finding, strategy_finding
+from zooanalysis.report.model import ReportDocument, Section, Table
+from zooanalysis.results import Run
+
+
+def run_document(run: Run) -> ReportDocument:
+    """Everything ``zoosim report`` shows for a run (figures drawn, nothing written)."""
+    game = get_game(run.game)
+    metrics = balance_metrics(run)
+    which = measured(run)
+    findings = [
+        seat_finding(run),
+        strategy_finding(run),
+        *metric_findings(metrics, which),
+    ]
+    sections = [balance_section(run, metrics, which), *game.report_sections(run)]
+    lineup = ", ".join(f"seat {seat + 1} {label}" for seat, label in enumerate(run.lineup))
+    return ReportDocument(
+        title=f"{run.manifest.get('title', game.title)}: balance report",
+        subtitle=(
+            f"{run.games_played:,} simulated games, {len(run.lineup)} players ({lineup}), "
+            f"seed {run.manifest.get('seed')}. Every rate with its 95% interval."
+        ),
+        findings=findings,
+        sections=sections,
+        facts=run_facts(run),
+        strategies=strategy_descriptions(game, run.lineup),
+        definitions=dict(DEFINITIONS),
+    )
+
+
+def balance_section(run: Run, metrics: pd.DataFrame, which: dict[str, bool]) -> Section:
+    """The generic part: win rates, balance metrics, game length, decisiveness, lead changes."""
+    shown = [figures.win_rate_by_seat(run), figures.win_rate_by_strategy(run)]
+    lengths = length_histograms(run)
+    if lengths:
+        shown.append(figures.game_length(lengths))
+    settled, changes = trajectory_histograms(run)
+    if settled is not None and settled.sum() > 0:
+        shown.append(figures.settled_figure(settled))
+    if changes is not None and changes.sum() > 0:
+        shown.append(figures.lead_changes_figure(changes))
+    missing = [name for name, ok in which.items() if not ok]
+    intro = (
+        "How evenly the seats win, how often games are shared, how long they last and how "
+        "early they are decided. Definitions are in the appendix."
+    )
+    if missing:
+        intro += f" Not measured for this run (its tables lack them): {', '.join(missing)}."
+    seats = run.win_rates("seat").reset_index()
+    seats["seat"] += 1
+    extra = []
+    if lengths:
+        extra.append(
+            Table(
+                "game_length",
+                "Game length: mean (95% CI) and percentiles",
+                length_table(lengths),
+                "The top bin of each histogram holds that many or more.",
+            )
+        )
+    return Section(
+        title="Balance",
+        intro=intro,
+        figures=shown,
+        tables=[
+            Table("balance_metrics", "Balance metrics (95% intervals)", metrics, index=False),
+            Table("win_rate_by_seat", "Win rate by seat", seats, index=False),
+            Table("win_rate_by_strategy", "Win rate by strategy", run.win_rates("strategy")),
+            *extra,
+        ],
+    )
+
+
+def length_table(histograms: dict[str, pd.Series]) -> pd.DataFrame:
+    """Mean with its 95% interval, 10th/50th/90th percentiles and maximum of each length."""
+    rows = {}
+    for name, histogram in histograms.items():
+        mean, low, high = histogram_mean(histogram)
+        p10, median, p90 = histogram_quantiles(histogram)
+        rows[name] = {
+            "mean": mean,
+            "ci_low": low,
+            "ci_high": high,
+            "p10": p10,
+            "median": median,
+            "p90": p90,
+            "max": float(histogram.index.max()),
+            "n": int(histogram.sum()),
+        }
+    table = pd.DataFrame(rows).T
+    table.index.name = "per game"
+    return table
+
+
+def strategy_descriptions(game, labels: list[str]) -> dict[str, str]:
+    """Each distinct strategy of the lineup (with its parameters) and what it does."""
+    described = {}
+    for label in labels:
+        name = label.split(":", 1)[0]
+        info = game.strategies.get(name)
+        described[label] = info.description if info is not None else "(unknown strategy)"
+    return described
+
+
+def run_facts(run: Run) -> dict[str, str]:
+    """Where the numbers come from: run folder, zoosim version, commit, settings, timing."""
+    manifest = run.manifest
+    facts = {
+        "Run": str(run.path) if run.path else "(in memory)",
+        "Game": f"{manifest.get('title', run.game)} ({run.game})",
+        "Lineup": ", ".join(run.lineup),
+        "Games": f"{run.games_played:,}"
+        + (" (every deal in every seating)" if run.rotated else ""),
+        "Seed": str(manifest.get("seed")),
+        "Rule settings": json.dumps(run.settings, sort_keys=True),
+        "zoosim version": str(manifest.get("zoosim_version", "?")),
+        "Git commit": str(manifest.get("git_commit", "?")),
+        "Created": str(manifest.get("created", "?")),
+    }
+    return facts
