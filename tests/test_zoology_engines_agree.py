@@ -1,0 +1,184 @@
+"""The numba kernel plays exactly the reference engine's Zoology games.
+
+``kernel.play_batch`` (with per-game rows) and ``reference_batch.play_batch_reference`` must
+produce identical count arrays and rows, array by array, for every strategy, player count,
+board, mode and custom setting; game ``i`` of a batch must not depend on the batch size.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from zooanalysis.games.zoology import engine, kernel
+from zooanalysis.games.zoology.game import GAME, cells
+from zooanalysis.games.zoology.reference_batch import play_batch_reference, tally
+from zooanalysis.games.zoology.rules import ZoologySettings, with_players
+from zooanalysis.games.zoology.strategies import strategy_code, strategy_params
+from zooanalysis.strategy_spec import parse_lineup
+
+
+def run_kernel(rules: ZoologySettings, lineup: str, seed: int, n_games: int):
+    """Kernel totals and rows for a batch, arguments built as the Zoology game builds them."""
+    players = [s.player for s in engine.lineup(lineup)]
+    totals = kernel.new_totals(len(players), len(rules.animals), len(rules.questions))
+    rows = kernel.new_rows(n_games, len(players))
+    kernel.play_batch(
+        kernel.kernel_config(rules, len(players)),
+        np.array([strategy_code(p) for p in players], dtype=np.int64),
+        np.array([strategy_params(p) for p in players], dtype=np.float64),
+        seed,
+        n_games,
+        totals,
+        rows,
+    )
+    return totals, rows
+
+
+TOKENS_6 = tuple((str(n), 6) for n in range(2, 7))
+ALL_REGIONS = ("africa", "america", "asia", "australia")
+
+CASES = [
+    pytest.param(ZoologySettings(), "curious,curious,bayes,bayes", 101, 60, id="4p-default"),
+    pytest.param(
+        ZoologySettings(players=2, neutral_animals=True), "team,bayes", 102, 60, id="2p-neutral"
+    ),
+    pytest.param(ZoologySettings(players=2), "curious,bayes:guess=0.3", 103, 40, id="2p-plain"),
+    pytest.param(
+        ZoologySettings(players=3, neutral_animals=True, regions=("asia",)),
+        "curious,team,bayes",
+        104,
+        50,
+        id="3p-neutral-asia",
+    ),
+    pytest.param(
+        ZoologySettings(players=5, regions=("africa", "australia")),
+        "bayes:guess=0.95,curious:guess=0.5,team,bayes,curious",
+        105,
+        40,
+        id="5p",
+    ),
+    pytest.param(
+        ZoologySettings(players=6, regions=ALL_REGIONS),
+        "bayes*3,curious*3",
+        106,
+        30,
+        id="6p-all-boards",
+    ),
+    pytest.param(
+        ZoologySettings(players=4, guess_tokens=TOKENS_6, points_to_win=3, perception_noise=1.5),
+        "bayes:guess=0,curious,team,bayes:guess=1",
+        107,
+        60,
+        id="few-tokens-noisy",
+    ),
+    pytest.param(
+        ZoologySettings(
+            players=3,
+            guess_after_first_turns=False,
+            predicate_weight=0.5,
+            points_correct_guess=3,
+            points_second_chance=2,
+        ),
+        "curious*3",
+        108,
+        50,
+        id="guess-at-once",
+    ),
+    pytest.param(
+        ZoologySettings(players=4, points_to_win=40, max_rounds=6, hand_size=5),
+        "bayes,curious,bayes,curious",
+        2**64 - 1,
+        20,
+        id="long-deck-reshuffles",
+    ),
+    pytest.param(ZoologySettings(mode="cooperative"), "team*4", 109, 60, id="coop-4p"),
+    pytest.param(
+        ZoologySettings(
+            mode="cooperative",
+            players=3,
+            gift_token=False,
+            neutral_animals=True,
+            guess_tokens=TOKENS_6,
+        ),
+        "team,curious,bayes",
+        110,
+        60,
+        id="coop-no-gift",
+    ),
+    pytest.param(
+        ZoologySettings(mode="cooperative", players=6, regions=ALL_REGIONS),
+        "team*6",
+        111,
+        30,
+        id="coop-6p-legend",
+    ),
+]
+
+
+@pytest.mark.parametrize(("rules", "lineup", "seed", "n_games"), CASES)
+def test_kernel_equals_reference(rules, lineup, seed, n_games) -> None:
+    kernel_totals, kernel_rows = run_kernel(rules, lineup, seed, n_games)
+    reference_totals, reference_rows = play_batch_reference(
+        rules, engine.lineup(lineup), seed, n_games, with_rows=True
+    )
+    assert kernel_totals.keys() == reference_totals.keys()
+    for key in kernel_totals:
+        np.testing.assert_array_equal(kernel_totals[key], reference_totals[key], err_msg=key)
+    for key in kernel_rows:
+        np.testing.assert_array_equal(kernel_rows[key], reference_rows[key], err_msg=key)
+    assert kernel_totals["games"][0] == n_games
+    assert kernel_totals["question_plays"].sum() > 0
+
+
+def test_a_game_does_not_depend_on_the_batch_size() -> None:
+    rules = ZoologySettings()
+    _, rows_10 = run_kernel(rules, "curious,bayes,team,bayes", 5, 10)
+    _, rows_25 = run_kernel(rules, "curious,bayes,team,bayes", 5, 25)
+    for key in rows_10:
+        np.testing.assert_array_equal(rows_10[key], rows_25[key][:10], err_msg=key)
+
+
+def test_cooperative_grid_batch_equals_reference_cell_by_cell() -> None:
+    rules = ZoologySettings(mode="cooperative", cooperative_grid=True, neutral_animals=True)
+    lineup = parse_lineup("team*6", GAME.strategies)
+    rules = GAME.settings_for_lineup(rules, lineup)
+    plan = cells(rules, 6)
+    n_games = 2 * len(plan) + 7
+    result = GAME.batch_job(rules, lineup, True)(99, n_games)
+    strategies = engine.lineup("team*6")
+    totals = kernel.new_totals(6, len(rules.animals), len(rules.questions), len(plan))
+    rows = kernel.new_rows(n_games, 6)
+    # the batch plays cell by cell (game i in cell i mod cells); add up in that order
+    order = [(game, cell) for cell in range(len(plan)) for game in range(cell, n_games, len(plan))]
+    for game, cell in order:
+        players, regions = plan[cell]
+        cell_rules = replace(with_players(rules, players, regions), cooperative_grid=False)
+        record = engine.play_game(cell_rules, strategies[:players], 99, game)
+        tally(record, totals, cell)
+        rows["row_points"][game, :players] = record.points
+        rows["row_rounds"][game] = record.rounds
+        rows["row_turns"][game] = record.turns
+        rows["row_success"][game] = int(record.success)  # cooperative: 0 or 1
+    for key in totals:
+        np.testing.assert_array_equal(result[key], totals[key], err_msg=key)
+    for key in rows:
+        np.testing.assert_array_equal(result[key], rows[key], err_msg=key)
+    assert result["coop_games"].tolist() == [3] * 7 + [2] * (len(plan) - 7)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("rules", "lineup", "seed", "n_games"), CASES)
+def test_kernel_equals_reference_on_long_batches(rules, lineup, seed, n_games) -> None:
+    n_games *= 10
+    seed = (seed + 1000) % 2**64
+    kernel_totals, kernel_rows = run_kernel(rules, lineup, seed, n_games)
+    reference_totals, reference_rows = play_batch_reference(
+        rules, engine.lineup(lineup), seed, n_games, with_rows=True
+    )
+    for key in kernel_totals:
+        np.testing.assert_array_equal(kernel_totals[key], reference_totals[key], err_msg=key)
+    for key in kernel_rows:
+        np.testing.assert_array_equal(kernel_rows[key], reference_rows[key], err_msg=key)

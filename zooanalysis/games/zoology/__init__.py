@@ -1,0 +1,7 @@
+"""Zoology: deduce the animal you hold but cannot see from the table's votes.
+
+Modules: ``data`` (the replaceable animal table and question deck), ``rules`` (settings),
+``beliefs`` (voting model and posterior), ``strategies``, ``engine`` (reference engine),
+``kernel`` (numba batch kernel), ``reference_batch``, ``game`` (registration and result
+tables) and ``analysis`` (the run object).
+"""

@@ -1,0 +1,493 @@
+"""Zoology results: game length, guesses, points by source, question cards, animals,
+confusions and the cooperative game's success and achievements.
+
+Every rate comes with its 95% Wilson interval and n.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from zooanalysis.errors import UserError
+from zooanalysis.games.zoology.data import REGIONS
+from zooanalysis.games.zoology.rules import ZoologySettings, settings_from_table
+from zooanalysis.games.zoology.strategies import new_work, own_information
+from zooanalysis.results import Run, add_rate, mean_with_interval
+from zooanalysis.stats import format_rate, rate_table
+
+ACHIEVEMENTS = (
+    ("Discoverer", "2-player game", lambda players, regions: players == 2),
+    ("Wildlife Wardens", "6-player game", lambda players, regions: players == 6),
+    ("Naturalist Novice", "Primary animal board", lambda players, regions: len(regions) == 0),
+    (
+        "New World Adventurer",
+        "Primary + America",
+        lambda players, regions: tuple(regions) == ("america",),
+    ),
+    (
+        "Safari Specialist",
+        "Primary + Africa",
+        lambda players, regions: tuple(regions) == ("africa",),
+    ),
+    ("Monsoon Voyager", "Primary + Asia", lambda players, regions: tuple(regions) == ("asia",)),
+    (
+        "Outback Ranger",
+        "Primary + Australia",
+        lambda players, regions: tuple(regions) == ("australia",),
+    ),
+    ("Habitat Scholar", "Primary + any 2 regions", lambda players, regions: len(regions) == 2),
+    ("Biome Master", "Primary + any 3 regions", lambda players, regions: len(regions) == 3),
+    ("Zoologist Legend", "Primary + all 4 regions", lambda players, regions: len(regions) == 4),
+)
+"""The rulebook's ten titles: (title, condition, which (players, regions) cells earn it)."""
+_NATS_TO_BITS = 1.0 / math.log(2.0)
+
+
+def card_information(
+    settings: ZoologySettings, players: int | None = None, deals: int = 300, seed: int = 0
+) -> pd.Series:
+    """Each card's expected information (bits) about a player's own animal at the start of
+    a round, before anything is known: averaged over ``deals`` random deals of the boards.
+
+    A property of the card and the animals alone, whatever the strategies; a card near 0
+    barely tells anyone anything on these boards.
+    """
+    players = players or settings.players
+    board = settings.board()
+    n_neutrals = settings.neutrals_for(players)
+    generator = np.random.default_rng(seed)
+    n_animals = len(settings.animals)
+    totals = np.zeros(len(settings.questions))
+    work = new_work(n_animals)
+    for _ in range(deals):
+        deal = generator.permutation(board)[: players + n_neutrals]
+        animals = deal[:players].copy()
+        neutrals = np.asarray(deal[players:], dtype=np.int64)
+        prior = np.zeros(n_animals)
+        prior[board] = 1.0
+        prior[deal[1:]] = 0.0
+        prior /= prior.sum()
+        animals[0] = -1
+        for card in range(len(settings.questions)):
+            totals[card] += own_information(
+                card,
+                0,
+                animals,
+                players,
+                neutrals,
+                n_neutrals,
+                prior,
+                board,
+                len(board),
+                settings.scores,
+                settings.weights,
+                work[2],
+                work[3],
+                work[4],
+                work[5],
+            )
+    ids = [q.id for q in settings.questions]
+    return pd.Series(totals / deals * _NATS_TO_BITS, index=pd.Index(ids, name="id"))
+
+
+def _regions_of(label: str) -> tuple[str, ...]:
+    return tuple(part for part in label.split("+") if part in REGIONS)
+
+
+class ZoologyRun(Run):
+    """A Zoology run: every figure a rate with its 95% Wilson interval and n."""
+
+    @property
+    def cooperative(self) -> bool:
+        """Whether the run played the cooperative game."""
+        return self.settings.get("mode") == "cooperative"
+
+    def _by(self, by: str | None) -> str:
+        by = by or ("strategy" if self.rotated else "seat")
+        if by not in ("seat", "strategy"):
+            raise ValueError(f"by must be 'seat' or 'strategy', not {by!r}")
+        return by
+
+    def _seat_sums(self, by: str, columns: list[str]) -> pd.DataFrame:
+        seats = self.table("seats")
+        return seats.groupby(by, sort=False)[[*columns, "games"]].sum()
+
+    # --- competitive ---------------------------------------------------------------------
+
+    def game_length(self) -> pd.DataFrame:
+        """Rounds and turns (questions played) per game: mean with 95% CI, percentiles, max."""
+        rows = {}
+        for name in ("rounds", "turns"):
+            histogram = self.table(name).groupby(name)["games"].sum()
+            values, counts = histogram.index.to_numpy(), histogram.to_numpy()
+            total = counts.sum()
+            if total == 0:
+                continue
+            mean, low, high = mean_with_interval(
+                float((values * counts).sum()),
+                float((values.astype(float) ** 2 * counts).sum()),
+                int(total),
+            )
+            cumulative = np.cumsum(counts) / total
+            quantile = {q: int(values[np.searchsorted(cumulative, q)]) for q in (0.1, 0.5, 0.9)}
+            rows[name] = {
+                "mean": mean,
+                "ci_low": low,
+                "ci_high": high,
+                "p10": quantile[0.1],
+                "median": quantile[0.5],
+                "p90": quantile[0.9],
+                "max": int(values.max()),
+                "n": int(total),
+            }
+        return pd.DataFrame(rows).T
+
+    def first_guess_accuracy(self, by: str | None = None) -> pd.DataFrame:
+        """How often a player's first guess of a round is right, by ``seat`` or ``strategy``:
+        overall, in a free-guess window (worth 2) and in the second chance phase.
+
+        Columns ``rate, ci_low, ci_high, n`` per (group, phase)."""
+        by = self._by(by)
+        columns = [
+            "first_guesses_free",
+            "first_right_free",
+            "first_guesses_second_chance",
+            "first_right_second_chance",
+        ]
+        sums = self._seat_sums(by, columns)
+        frames = []
+        for phase, guesses, right in (
+            ("any", None, None),
+            ("free", "first_guesses_free", "first_right_free"),
+            ("second_chance", "first_guesses_second_chance", "first_right_second_chance"),
+        ):
+            if guesses is None:
+                n = sums["first_guesses_free"] + sums["first_guesses_second_chance"]
+                s = sums["first_right_free"] + sums["first_right_second_chance"]
+            else:
+                n, s = sums[guesses], sums[right]
+            table = rate_table(s, n)
+            table["phase"] = phase
+            frames.append(table.reset_index())
+        return pd.concat(frames, ignore_index=True).set_index([by, "phase"])
+
+    def points_by_source(self, by: str | None = None) -> pd.DataFrame:
+        """Mean points per game from right free guesses (2 each) and from the second chance
+        phase (1 each), and the second chance's share of all points."""
+        by = self._by(by)
+        sums = self._seat_sums(by, ["points_free", "points_second_chance"])
+        games = sums["games"]
+        table = pd.DataFrame(
+            {
+                "free_mean": sums["points_free"] / games,
+                "second_chance_mean": sums["points_second_chance"] / games,
+            }
+        )
+        total = sums["points_free"] + sums["points_second_chance"]
+        table["second_chance_share"] = sums["points_second_chance"] / total.where(total > 0)
+        table["n"] = games
+        return table
+
+    def end_reasons(self) -> pd.DataFrame:
+        """How games ended: a player reached the points to win, or the round cap."""
+        table = self.table("end_reasons").groupby("reason", sort=False)["games"].sum()
+        table = table[table.index != "cooperative"]
+        return rate_table(table, pd.Series(self.games_played, index=table.index))
+
+    def second_chance_triggers(self) -> pd.DataFrame:
+        """What started each round's second chance phase: a right guess or an empty supply."""
+        table = self.table("second_chance_triggers").groupby("trigger", sort=False)["rounds"].sum()
+        return rate_table(table, pd.Series(int(table.sum()), index=table.index))
+
+    # --- question cards ------------------------------------------------------------------
+
+    def question_informativeness(self, deals: int = 300) -> pd.DataFrame:
+        """Every question card, most informative first.
+
+        ``fresh_bits``: the card's expected information about a player's own animal at the
+        start of a round, on this run's boards and player count (:func:`card_information`,
+        over ``deals`` random deals); the ranking follows it. ``played_bits``: the same for
+        the asker when the card was actually played (later in a round there is less left to
+        learn). ``plays`` and the share of votes with no Champion (with CI). Cards at the
+        bottom do little.
+        """
+        table = self.table("questions")
+        if "rotation" in table:
+            table = table.groupby(["card", "id", "text"], as_index=False)[
+                ["plays", "no_champion", "information_nats"]
+            ].sum()
+        plays = table["plays"].to_numpy()
+        with np.errstate(invalid="ignore", divide="ignore"):
+            table["played_bits"] = np.where(
+                plays > 0, table["information_nats"] * _NATS_TO_BITS / np.maximum(plays, 1), np.nan
+            )
+        rates = rate_table(table["no_champion"].to_numpy(), plays)
+        table["no_champion_rate"] = rates["rate"].to_numpy()
+        table["no_champion_ci_low"] = rates["ci_low"].to_numpy()
+        table["no_champion_ci_high"] = rates["ci_high"].to_numpy()
+        table = table.drop(columns=["information_nats"]).set_index("id")
+        order = "played_bits"
+        settings = self._rules()
+        if settings is not None and len(settings.questions) == len(table):
+            players = min(len(self.lineup), settings.players)
+            table.insert(2, "fresh_bits", card_information(settings, players, deals))
+            order = "fresh_bits"
+        table = table.sort_values(order, ascending=False, kind="stable")
+        table.insert(0, "rank", np.arange(1, len(table) + 1))
+        return table
+
+    def _suspense_lines(self) -> list[str]:
+        """Lead changes per game and when the winner took the lead for good."""
+        lead = self.table("lead_changes").groupby("lead_changes")["games"].sum()
+        games = lead.sum()
+        lines = ["How open the games stay:"]
+        if games:
+            mean = (lead.index.to_numpy() * lead.to_numpy()).sum() / games
+            lines.append(
+                f"  lead changes per game        mean {mean:.2f}, none in "
+                f"{lead.get(0, 0) / games:.1%} of games"
+            )
+        settled = self.table("settled").groupby("settled_percent")["games"].sum()
+        if settled.sum():
+            cumulative = settled.cumsum() / settled.sum()
+            median = int(settled.index[np.searchsorted(cumulative.to_numpy(), 0.5)])
+            late = settled[settled.index >= 80].sum() / settled.sum()
+            lines.append(
+                f"  winner leads for good from   median {median}% of the turns; "
+                f"in the last 20% in {late:.1%} of games won alone"
+            )
+        return lines
+
+    def _rules(self) -> ZoologySettings | None:
+        """The run's settings, or None if its data files cannot be read any more."""
+        try:
+            return settings_from_table(self.settings)
+        except UserError:
+            return None
+
+    # --- animals -------------------------------------------------------------------------
+
+    def animal_difficulty(self) -> pd.DataFrame:
+        """Every animal that was held, hardest first: the share of holders whose first guess
+        was right (with CI), the share who found it at all, and wrong guesses per holding."""
+        table = self.table("animals")
+        table = table.groupby(["animal", "name", "region"], as_index=False, sort=False)[
+            ["held", "guessed", "found", "first_right", "wrong_guesses"]
+        ].sum()
+        table = table[table["held"] > 0].copy()
+        first = rate_table(table["first_right"].to_numpy(), table["guessed"].to_numpy())
+        found = rate_table(table["found"].to_numpy(), table["held"].to_numpy())
+        table["first_guess_rate"] = first["rate"].to_numpy()
+        table["first_guess_ci_low"] = first["ci_low"].to_numpy()
+        table["first_guess_ci_high"] = first["ci_high"].to_numpy()
+        table["found_rate"] = found["rate"].to_numpy()
+        table["wrong_per_holding"] = table["wrong_guesses"] / table["held"]
+        return table.sort_values(["first_guess_rate", "found_rate"]).set_index("animal")
+
+    def confusions(self, pairs: bool = True) -> pd.DataFrame:
+        """Wrong guesses by (animal held, animal guessed), most frequent first; with
+        ``pairs`` the two directions of each pair are added up."""
+        table = (
+            self.table("confusions").groupby(["animal", "guessed"], as_index=False)["count"].sum()
+        )
+        total = table["count"].sum()
+        if pairs and len(table):
+            first = np.minimum(table["animal"].to_numpy(), table["guessed"].to_numpy())
+            second = np.maximum(table["animal"].to_numpy(), table["guessed"].to_numpy())
+            table = (
+                pd.DataFrame({"animal": first, "confused_with": second, "count": table["count"]})
+                .groupby(["animal", "confused_with"], as_index=False)["count"]
+                .sum()
+            )
+        table["share_of_wrong_guesses"] = table["count"] / total if total else np.nan
+        return table.sort_values("count", ascending=False, kind="stable").reset_index(drop=True)
+
+    # --- cooperative ---------------------------------------------------------------------
+
+    def cooperative_success(self) -> pd.DataFrame:
+        """Success probability (every player found their animal) per (players, boards) cell,
+        with 95% CI."""
+        if "cooperative" not in self.table_names:
+            raise KeyError('this run played the competitive game; use mode = "cooperative"')
+        table = (
+            self.table("cooperative")
+            .groupby(["players", "boards", "regions"])[["successes", "games"]]
+            .sum()
+        )
+        result = rate_table(table["successes"], table["games"])
+        return result[result["n"] > 0]
+
+    def achievements(self, players: int | None = None) -> pd.DataFrame:
+        """The ten achievements ranked hardest first.
+
+        ``rate`` (95% CI, n) pools the games of every (players, boards) cell that earns the
+        title: the chance that a table playing those cells equally often succeeds. With
+        ``players`` set, the board titles count that player count only. ``best_*`` is the
+        easiest qualifying cell, the one a group chasing the title would pick.
+        """
+        cells = self.cooperative_success().reset_index()
+        rows = []
+        for title, condition, earns in ACHIEVEMENTS:
+            by_players = title in ("Discoverer", "Wildlife Wardens")
+            mask = [
+                earns(n, _regions_of(label)) and (players is None or by_players or n == players)
+                for n, label in zip(cells["players"], cells["boards"], strict=True)
+            ]
+            chosen = cells[mask]
+            if chosen.empty:
+                continue
+            successes = (chosen["rate"] * chosen["n"]).round().sum()
+            pooled = rate_table([successes], [chosen["n"].sum()]).iloc[0]
+            best = chosen.sort_values("rate", ascending=False, kind="stable").iloc[0]
+            rows.append(
+                {
+                    "title": title,
+                    "condition": condition,
+                    "rate": pooled["rate"],
+                    "ci_low": pooled["ci_low"],
+                    "ci_high": pooled["ci_high"],
+                    "n": int(pooled["n"]),
+                    "cells": len(chosen),
+                    "best_cell": f"{int(best['players'])} players, {best['boards']}",
+                    "best_rate": best["rate"],
+                    "best_ci_low": best["ci_low"],
+                    "best_ci_high": best["ci_high"],
+                    "best_n": int(best["n"]),
+                }
+            )
+        table = pd.DataFrame(rows)
+        if table.empty:
+            return table
+        table = table.sort_values(["rate", "best_rate"], kind="stable").reset_index(drop=True)
+        table.insert(0, "difficulty_rank", np.arange(1, len(table) + 1))
+        return table.set_index("title")
+
+    # --- summaries -----------------------------------------------------------------------
+
+    def metrics(self) -> dict[str, float]:
+        """Win rates plus length, first-guess accuracy and (cooperative) success, flat."""
+        values = super().metrics()
+        for name, row in self.game_length().iterrows():
+            values[f"{name}_mean"] = row["mean"]
+            values[f"{name}_ci_low"] = row["ci_low"]
+            values[f"{name}_ci_high"] = row["ci_high"]
+        accuracy = self.first_guess_accuracy("strategy")
+        for (name, phase), row in accuracy.iterrows():
+            add_rate(values, f"{name}_first_guess_{phase}", row)
+        if self.cooperative:
+            table = self.table("cooperative")
+            overall = rate_table([table["successes"].sum()], [table["games"].sum()]).iloc[0]
+            add_rate(values, "cooperative_success", overall)
+        return values
+
+    def summary(self) -> str:
+        """Headline figures for designers, each rate with its 95% CI and n."""
+        lines = [super().summary() if not self.cooperative else self._header()]
+        if self.cooperative:
+            lines += ["", "Cooperative success (every player found their animal), by cell:"]
+            for (players, boards, _), row in self.cooperative_success().iterrows():
+                lines.append(
+                    f"  {players} players, {boards:<36} "
+                    f"{format_rate(row.rate, row.ci_low, row.ci_high, int(row.n))}"
+                )
+            achievements = self.achievements()
+            if len(achievements) and self.settings.get("cooperative_grid"):
+                lines += [
+                    "",
+                    "Achievements, hardest first (success over every qualifying cell; "
+                    "the easiest cell):",
+                ]
+                for title, row in achievements.iterrows():
+                    lines.append(
+                        f"  {int(row.difficulty_rank):>2}. {title:<20} {row.condition:<23} "
+                        + format_rate(row.rate, row.ci_low, row.ci_high, int(row.n))
+                        + f"; best {row.best_rate:.1%} ({row.best_cell})"
+                    )
+        length = self.game_length()
+        lines += ["", "Game length:"]
+        for name, row in length.iterrows():
+            lines.append(
+                f"  {name:<7} mean {row['mean']:.2f} [{row.ci_low:.2f}, {row.ci_high:.2f}], "
+                f"median {int(row['median'])}, 10%-90% {int(row.p10)}-{int(row.p90)}, "
+                f"max {int(row['max'])}"
+            )
+        by = "strategy" if self.rotated else "seat"
+        labels = self.table("seats").groupby("seat")["strategy"].first()
+
+        def name_of(key) -> str:
+            """A row label: ``seat 1 curious`` or the strategy."""
+            return f"seat {key + 1} {labels[key]:<22}" if by == "seat" else f"{key:<29}"
+
+        lines += ["", "First guess of a round right (any phase; free guesses; second chance):"]
+        accuracy = self.first_guess_accuracy(by)
+        for key in accuracy.index.get_level_values(0).unique():
+            parts = []
+            for phase in ("any", "free", "second_chance"):
+                row = accuracy.loc[(key, phase)]
+                parts.append(format_rate(row.rate, row.ci_low, row.ci_high, int(row.n)))
+            lines.append(f"  {name_of(key)} {parts[0]}")
+            lines.append(f"  {'':<29}   free {parts[1]}; second chance {parts[2]}")
+        if not self.cooperative:
+            lines += [
+                "",
+                "Points per game: right guesses while questions are asked (2 each) "
+                "+ second chance (1 each):",
+            ]
+            for key, row in self.points_by_source(by).iterrows():
+                lines.append(
+                    f"  {name_of(key)} {row.free_mean:5.2f} + {row.second_chance_mean:5.2f}"
+                    f" (second chance {row.second_chance_share:.1%} of points)"
+                )
+            lines += ["", *self._suspense_lines()]
+            lines += ["", "Second chance phase started by:"]
+            for trigger, row in self.second_chance_triggers().iterrows():
+                lines.append(
+                    f"  {trigger:<29} {format_rate(row.rate, row.ci_low, row.ci_high, int(row.n))}"
+                )
+        questions = self.question_informativeness()
+        questions = questions[questions["plays"] > 0]
+        lines += [
+            "",
+            "Question cards (expected information about your own animal at a round's "
+            "start, bits; when played; share with no Champion):",
+        ]
+        shown = (
+            pd.concat([questions.head(5), questions.tail(5)]) if len(questions) > 10 else questions
+        )
+        for position, (card, row) in enumerate(shown.iterrows()):
+            if position == 5 and len(questions) > 10:
+                lines.append("  ...")
+            fresh = f"{row.fresh_bits:5.2f}" if "fresh_bits" in row else "  n/a"
+            lines.append(
+                f"  {int(row['rank']):>2}. {card:<20} {fresh} bits; {row.played_bits:5.2f} "
+                f"when played; no Champion {row.no_champion_rate:.1%} (n={int(row.plays):,})"
+            )
+        animals = self.animal_difficulty()
+        if len(animals):
+            lines += ["", "Animals, hardest to identify first (first guess right):"]
+            picked = pd.concat([animals.head(5), animals.tail(3)]) if len(animals) > 8 else animals
+            for position, (animal, row) in enumerate(picked.iterrows()):
+                if position == 5 and len(animals) > 8:
+                    lines.append("  ...")
+                lines.append(
+                    f"  {animal:<20} "
+                    + format_rate(
+                        row.first_guess_rate,
+                        row.first_guess_ci_low,
+                        row.first_guess_ci_high,
+                        int(row.guessed),
+                    )
+                )
+        confusions = self.confusions().head(5)
+        if len(confusions):
+            lines += ["", "Most confused pairs (wrong guesses, both directions):"]
+            for row in confusions.itertuples():
+                pair = f"{row.animal} / {row.confused_with}"
+                lines.append(
+                    f"  {pair:<29} {row.count:>10,} "
+                    f"({row.share_of_wrong_guesses:.1%} of wrong guesses)"
+                )
+        return "\n".join(lines)

@@ -1,0 +1,666 @@
+"""The reference engine: Zoology played step by step in plain Python.
+
+This is the rulebook in code, written to be read and used from a notebook::
+
+    from zooanalysis.games.zoology import engine
+    from zooanalysis.games.zoology.rules import ZoologySettings
+    players = engine.lineup("curious*2,bayes*2")
+    record = engine.play_game(ZoologySettings(players=4), players, seed=1)
+    record.points, record.winners, record.events[:5]
+
+A strategy is any object with ``choose_question(observation, rng)``, ``guess(observation,
+rng, free)`` and ``gift(observation, rng)`` (see :class:`Strategy`); it sees an
+:class:`Observation`, which holds only what that player may know: never its own animal.
+The numba kernel (``kernel.py``) reproduces this engine exactly, game by game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+
+from zooanalysis import rng as rng_module
+from zooanalysis.games.zoology.beliefs import add_evidence, cast_votes, posterior
+from zooanalysis.games.zoology.rules import ZoologySettings
+from zooanalysis.games.zoology.strategies import (
+    STRATEGIES,
+    choose_question,
+    gift_target,
+    guess_now,
+    new_work,
+    own_information,
+    strategy_code,
+    strategy_params,
+)
+from zooanalysis.strategy_spec import PlayerSpec, parse_lineup
+
+END_POINTS = 0
+"""A player reached ``points_to_win``."""
+END_ROUND_LIMIT = 1
+"""``max_rounds`` rounds were played without a winner (most points win)."""
+END_COOPERATIVE = 2
+"""The cooperative game's single round is over (success or failure)."""
+END_REASONS = ("points", "round_limit", "cooperative")
+
+TRIGGER_CORRECT = 0
+"""The second chance phase began because someone guessed right."""
+TRIGGER_SUPPLY = 1
+"""... because the last guess token was taken from the supply."""
+
+PHASE_FREE = 0
+"""A guess in a free-guess window (competitive, worth ``points_correct_guess``)."""
+PHASE_SECOND = 1
+"""A guess in the second chance phase, or in the cooperative guessing phase."""
+
+
+class IllegalMoveError(RuntimeError):
+    """A strategy chose a card, guess or gift the rules do not allow."""
+
+
+@dataclass(frozen=True)
+class Observation:
+    """Everything player ``seat`` may know, and nothing more (its own animal is -1)."""
+
+    seat: int
+    settings: ZoologySettings
+    round_index: int
+    first_player: int
+    hand: tuple[int, ...]
+    seat_animals: tuple[int, ...]
+    """Each seat's animal; ``seat_animals[seat]`` is -1 (a player never sees its own)."""
+    neutrals: tuple[int, ...]
+    removed: tuple[int, ...]
+    """Animals under a wrong guess token on the board: nobody holds them."""
+    board: tuple[int, ...]
+    history: tuple[tuple[int, int, tuple[int, ...]], ...]
+    """This round's questions as (asker, card, votes); a vote is a seat or players + k for
+    neutral animal k."""
+    tokens: tuple[int, ...]
+    supply: int
+    points: tuple[int, ...]
+    done: tuple[bool, ...]
+    """Who has guessed their animal this round."""
+
+    @property
+    def players(self) -> int:
+        """Number of players."""
+        return len(self.seat_animals)
+
+    def excluded(self) -> np.ndarray:
+        """Animals this player knows it does not hold: others', neutral and removed ones."""
+        mask = np.zeros(len(self.settings.animals), dtype=np.bool_)
+        for other, animal in enumerate(self.seat_animals):
+            if other != self.seat:
+                mask[animal] = True
+        mask[list(self.neutrals)] = True
+        mask[list(self.removed)] = True
+        return mask
+
+    def beliefs(self) -> tuple[np.ndarray, int, float]:
+        """(posterior over every animal, top animal, its probability) from the public votes."""
+        settings = self.settings
+        board = np.asarray(self.board, dtype=np.int64)
+        loglik = np.zeros(len(settings.animals), dtype=np.float64)
+        animals = np.asarray(self.seat_animals, dtype=np.int64)
+        neutrals = np.asarray(self.neutrals, dtype=np.int64)
+        for _, card, votes in self.history:
+            add_evidence(
+                loglik,
+                self.seat,
+                card,
+                animals,
+                self.players,
+                neutrals,
+                len(neutrals),
+                np.asarray(votes, dtype=np.int64),
+                board,
+                len(board),
+                settings.scores,
+                settings.weights,
+            )
+        probs = np.zeros(len(settings.animals), dtype=np.float64)
+        top, top_probability = posterior(loglik, board, len(board), self.excluded(), probs)
+        return probs, int(top), float(top_probability)
+
+
+class Strategy(Protocol):
+    """What a player of the reference engine must answer."""
+
+    def choose_question(self, observation: Observation, rng: np.ndarray) -> int:
+        """Index into ``observation.hand`` of the card to play."""
+
+    def guess(self, observation: Observation, rng: np.ndarray, free: bool) -> int:
+        """An animal to guess; in a free-guess window (``free``) -1 means "not now"."""
+
+    def gift(self, observation: Observation, rng: np.ndarray) -> int:
+        """Cooperative: the teammate (seat) who gets one leftover token, or -1 for none."""
+
+
+@dataclass(frozen=True)
+class BuiltinStrategy:
+    """A built-in strategy (``bayes``, ``curious``, ``team``) for the reference engine."""
+
+    player: PlayerSpec
+
+    def choose_question(self, observation: Observation, rng: np.ndarray) -> int:
+        """Ask the compiled strategy which card to play, from the observation alone."""
+        settings = observation.settings
+        probs, _, _ = observation.beliefs()
+        board = np.asarray(observation.board, dtype=np.int64)
+        removed = np.zeros(len(settings.animals), dtype=np.bool_)
+        removed[list(observation.removed)] = True
+        index = choose_question(
+            strategy_code(self.player),
+            strategy_params(self.player),
+            observation.seat,
+            np.asarray(observation.hand, dtype=np.int64),
+            len(observation.hand),
+            np.asarray(observation.seat_animals, dtype=np.int64),
+            observation.players,
+            np.asarray(observation.neutrals, dtype=np.int64),
+            len(observation.neutrals),
+            probs,
+            removed,
+            board,
+            len(board),
+            settings.scores,
+            settings.weights,
+            rng,
+            new_work(len(settings.animals)),
+        )
+        return int(index)
+
+    def guess(self, observation: Observation, rng: np.ndarray, free: bool) -> int:
+        """The posterior's top animal; in a free window only once it reaches the threshold."""
+        _, top, top_probability = observation.beliefs()
+        if free and not guess_now(
+            strategy_code(self.player), strategy_params(self.player), top_probability
+        ):
+            return -1
+        return top
+
+    def gift(self, observation: Observation, rng: np.ndarray) -> int:
+        """The teammate still guessing with fewest tokens."""
+        return int(
+            gift_target(
+                observation.seat,
+                observation.players,
+                np.asarray(observation.tokens, dtype=np.int64),
+                np.asarray(observation.done, dtype=np.bool_),
+            )
+        )
+
+
+def lineup(text: str) -> list[BuiltinStrategy]:
+    """Built-in strategies from a lineup string such as ``"curious:guess=0.9,bayes"``."""
+    return [BuiltinStrategy(player) for player in parse_lineup(text, STRATEGIES)]
+
+
+@dataclass
+class GameState:
+    """The full state of a game (hidden parts included); only the engine reads it."""
+
+    settings: ZoologySettings
+    players: int
+    board: np.ndarray
+    draw_pile: list[int]
+    discard: list[int]
+    hands: list[list[int]]
+    points: list[int]
+    round_index: int = 0
+    turns: int = 0
+    seat_animals: list[int] = field(default_factory=list)
+    neutrals: list[int] = field(default_factory=list)
+    animal_deck: list[int] = field(default_factory=list)
+    """The round's undealt animal cards (unused in play, kept for the bookkeeping check)."""
+    removed: list[int] = field(default_factory=list)
+    tokens: list[int] = field(default_factory=list)
+    supply: int = 0
+    done: list[bool] = field(default_factory=list)
+    history: list[tuple[int, int, tuple[int, ...]]] = field(default_factory=list)
+    played: list[int] = field(default_factory=list)
+    over: bool = False
+
+    @property
+    def first_player(self) -> int:
+        """This round's first player: seat 0, then the token passes clockwise."""
+        return self.round_index % self.players
+
+    def turn_order(self) -> list[int]:
+        """Seats in turn order from the round's first player."""
+        return [(self.first_player + step) % self.players for step in range(self.players)]
+
+
+@dataclass
+class GameRecord:
+    """What happened in one game, in the kernel's terms, plus readable events."""
+
+    players: int
+    points: list[int] = field(default_factory=list)
+    winners: list[int] = field(default_factory=list)
+    rounds: int = 0
+    turns: int = 0
+    end_reason: int = -1
+    success: bool = False
+    """Cooperative: every player guessed their animal."""
+    events: list[dict] = field(default_factory=list)
+    questions: list[tuple[int, float, bool]] = field(default_factory=list)
+    """Every card played as (card, asker's expected information in nats, no Champion)."""
+    guesses: list[tuple[int, int, int, int, bool, bool]] = field(default_factory=list)
+    """Every guess as (seat, true animal, guessed animal, phase, correct, first of the
+    player's round)."""
+    holdings: list[tuple[int, bool, bool, int]] = field(default_factory=list)
+    """Every (player, round): (animal, guessed at all, found, wrong guesses)."""
+    points_from: list[list[int]] = field(default_factory=list)
+    """Per seat: [points from free guesses, points from second chance]."""
+    triggers: list[int] = field(default_factory=list)
+    """Per competitive round that reached it: what started the second chance phase."""
+    lead_changes: int = 0
+    """How often the sole leader changed to another player (the first is no change)."""
+    leader: int = -1
+    """The last sole leader (-1: none yet)."""
+    last_not_leading: list[int] = field(default_factory=list)
+    """Per seat: turns played at the last score change after which it was not the sole
+    leader (-1: none). A change with t turns played happens at turn index t - 1."""
+
+
+def new_game(settings: ZoologySettings, players: int, stream: np.ndarray) -> GameState:
+    """Shuffle the question deck and deal every player a hand (seat 0 first)."""
+    deck = np.arange(len(settings.questions), dtype=np.int64)
+    rng_module.shuffle(deck, stream)
+    size = settings.hand_size
+    hands = [[int(c) for c in deck[s * size : (s + 1) * size]] for s in range(players)]
+    return GameState(
+        settings=settings,
+        players=players,
+        board=settings.board(),
+        draw_pile=[int(c) for c in deck[players * size :]],
+        discard=[],
+        hands=hands,
+        points=[0] * players,
+    )
+
+
+def deal_round(state: GameState, stream: np.ndarray) -> None:
+    """Shuffle all animal cards of the boards and deal one to each seat, then the neutrals."""
+    animals = state.board.copy()
+    rng_module.shuffle(animals, stream)
+    players = state.players
+    n_neutrals = state.settings.neutrals_for(players)
+    state.seat_animals = [int(a) for a in animals[:players]]
+    state.neutrals = [int(a) for a in animals[players : players + n_neutrals]]
+    state.animal_deck = [int(a) for a in animals[players + n_neutrals :]]
+    state.removed = []
+    state.tokens = [0] * players
+    state.supply = state.settings.tokens_for(players)
+    state.done = [False] * players
+    state.history = []
+    state.played = []
+
+
+def observe(state: GameState, seat: int) -> Observation:
+    """Player ``seat``'s view: everything public and its hand, with its own animal hidden."""
+    animals = list(state.seat_animals)
+    animals[seat] = -1
+    return Observation(
+        seat=seat,
+        settings=state.settings,
+        round_index=state.round_index,
+        first_player=state.first_player,
+        hand=tuple(state.hands[seat]),
+        seat_animals=tuple(animals),
+        neutrals=tuple(state.neutrals),
+        removed=tuple(state.removed),
+        board=tuple(int(a) for a in state.board),
+        history=tuple(state.history),
+        tokens=tuple(state.tokens),
+        supply=state.supply,
+        points=tuple(state.points),
+        done=tuple(state.done),
+    )
+
+
+def draw_question(state: GameState, seat: int, stream: np.ndarray) -> None:
+    """Draw the top question card; an empty deck is first refilled from the shuffled discards."""
+    if not state.draw_pile and state.discard:
+        cards = np.asarray(state.discard, dtype=np.int64)
+        rng_module.shuffle(cards, stream)
+        state.draw_pile = [int(c) for c in cards]
+        state.discard = []
+    if state.draw_pile:
+        state.hands[seat].append(state.draw_pile.pop(0))
+
+
+def ask_question(
+    state: GameState,
+    asker: int,
+    strategies: Sequence[Strategy],
+    stream: np.ndarray,
+    record: GameRecord,
+) -> None:
+    """One turn: play a card, everyone votes, the Champion (if any) is known; replenish."""
+    settings = state.settings
+    view = observe(state, asker)
+    index = strategies[asker].choose_question(view, stream)
+    hand = state.hands[asker]
+    if not 0 <= index < len(hand):
+        raise IllegalMoveError(f"seat {asker}: card index {index} with {len(hand)} cards")
+    card = hand[index]
+    hand[index] = hand[-1]
+    hand.pop()
+    probs, _, _ = view.beliefs()
+    information = _own_information(view, card, probs)
+    votes = np.zeros(state.players, dtype=np.int64)
+    champion = cast_votes(
+        card,
+        np.asarray(state.seat_animals, dtype=np.int64),
+        state.players,
+        np.asarray(state.neutrals, dtype=np.int64),
+        len(state.neutrals),
+        settings.scores,
+        stream,
+        votes,
+    )
+    state.history.append((asker, card, tuple(int(v) for v in votes)))
+    state.played.append(card)
+    record.questions.append((card, information, champion < 0))
+    record.events.append(
+        {
+            "round": state.round_index,
+            "turn": state.turns,
+            "asker": asker,
+            "question": settings.questions[card].text,
+            "votes": [_target_name(state, int(v)) for v in votes],
+            "champion": _target_name(state, int(champion)) if champion >= 0 else None,
+        }
+    )
+    draw_question(state, asker, stream)
+    if state.supply > 0:
+        state.supply -= 1
+        state.tokens[asker] += 1
+    state.turns += 1
+
+
+def _own_information(view: Observation, card: int, probs: np.ndarray) -> float:
+    settings = view.settings
+    board = np.asarray(view.board, dtype=np.int64)
+    work = new_work(len(settings.animals))
+    return float(
+        own_information(
+            card,
+            view.seat,
+            np.asarray(view.seat_animals, dtype=np.int64),
+            view.players,
+            np.asarray(view.neutrals, dtype=np.int64),
+            len(view.neutrals),
+            probs,
+            board,
+            len(board),
+            settings.scores,
+            settings.weights,
+            work[2],
+            work[3],
+            work[4],
+            work[5],
+        )
+    )
+
+
+def _target_name(state: GameState, target: int) -> str:
+    ids = state.settings.animals.ids
+    if target < state.players:
+        return f"seat {target} ({ids[state.seat_animals[target]]})"
+    return f"neutral ({ids[state.neutrals[target - state.players]]})"
+
+
+def check_guess(state: GameState, seat: int, animal: int) -> None:
+    """A guess must be an animal on the board that the guesser cannot see or rule out, and
+    the guesser needs a token ("You MUST NOT place a guess token on animals held by other
+    players")."""
+    visible = {a for s, a in enumerate(state.seat_animals) if s != seat} | set(state.neutrals)
+    if animal in visible or animal in state.removed or animal not in set(state.board.tolist()):
+        raise IllegalMoveError(f"seat {seat}: cannot guess animal {animal}")
+    if state.tokens[seat] < 1:
+        raise IllegalMoveError(f"seat {seat}: guesses without a token")
+
+
+def place_guess(
+    state: GameState, seat: int, animal: int, phase: int, record: GameRecord, first: bool
+) -> bool:
+    """Put a guess token on ``animal`` (checked beforehand with :func:`check_guess`): right,
+    or the animal is removed for everyone."""
+    state.tokens[seat] -= 1
+    correct = animal == state.seat_animals[seat]
+    if not correct and animal not in state.removed:
+        state.removed.append(animal)
+    record.guesses.append((seat, state.seat_animals[seat], animal, phase, correct, first))
+    record.events.append(
+        {
+            "round": state.round_index,
+            "turn": state.turns,
+            "seat": seat,
+            "guess": state.settings.animals.ids[animal],
+            "correct": correct,
+            "phase": "free" if phase == PHASE_FREE else "second chance",
+        }
+    )
+    return correct
+
+
+def score(state: GameState, awards: list[tuple[int, int, int]], record: GameRecord) -> None:
+    """Give points (seat, points, source 0 free / 1 second chance) as one score change, track
+    the sole leader, and end the game when someone reaches ``points_to_win``."""
+    for seat, points, source in awards:
+        state.points[seat] += points
+        record.points_from[seat][source] += points
+    best = max(state.points)
+    leaders = [s for s, p in enumerate(state.points) if p == best]
+    leader = leaders[0] if len(leaders) == 1 else -1
+    if leader >= 0:
+        if record.leader >= 0 and record.leader != leader:
+            record.lead_changes += 1
+        record.leader = leader
+    for seat in range(state.players):
+        if seat != leader:
+            record.last_not_leading[seat] = state.turns
+    if best >= state.settings.points_to_win:
+        state.over = True
+        record.end_reason = END_POINTS
+
+
+def free_guess_window(
+    state: GameState,
+    strategies: Sequence[Strategy],
+    stream: np.ndarray,
+    record: GameRecord,
+    guessed: list[bool],
+) -> bool:
+    """Everyone with a token may guess at once; returns whether someone was right."""
+    wanted = []
+    for seat in state.turn_order():
+        if state.tokens[seat] > 0:
+            animal = strategies[seat].guess(observe(state, seat), stream, True)
+            if animal >= 0:
+                wanted.append((seat, animal))
+    for seat, animal in wanted:
+        check_guess(state, seat, animal)  # all decided on the same board
+    winners = []
+    for seat, animal in wanted:
+        if place_guess(state, seat, animal, PHASE_FREE, record, not guessed[seat]):
+            winners.append(seat)
+        guessed[seat] = True
+    for seat in winners:
+        state.done[seat] = True
+    if winners:
+        score(state, [(s, state.settings.points_correct_guess, 0) for s in winners], record)
+    return bool(winners)
+
+
+def second_chance(
+    state: GameState,
+    strategies: Sequence[Strategy],
+    stream: np.ndarray,
+    record: GameRecord,
+    guessed: list[bool],
+) -> None:
+    """In turn order, everyone still guessing places one token, until all pass."""
+    while not state.over:
+        anyone = False
+        for seat in state.turn_order():
+            if state.done[seat] or state.tokens[seat] == 0:
+                continue
+            anyone = True
+            animal = strategies[seat].guess(observe(state, seat), stream, False)
+            first = not guessed[seat]
+            guessed[seat] = True
+            check_guess(state, seat, animal)
+            if place_guess(state, seat, animal, PHASE_SECOND, record, first):
+                state.done[seat] = True
+                score(state, [(seat, state.settings.points_second_chance, 1)], record)
+                if state.over:
+                    return
+        if not anyone:
+            return
+
+
+def cooperative_guessing(
+    state: GameState,
+    strategies: Sequence[Strategy],
+    stream: np.ndarray,
+    record: GameRecord,
+    guessed: list[bool],
+) -> bool:
+    """Guess in turn order until everyone is right (success) or someone runs out (failure)."""
+    while True:
+        for seat in state.turn_order():
+            if state.done[seat]:
+                continue
+            if state.tokens[seat] == 0:
+                return False
+            animal = strategies[seat].guess(observe(state, seat), stream, False)
+            first = not guessed[seat]
+            guessed[seat] = True
+            check_guess(state, seat, animal)
+            if place_guess(state, seat, animal, PHASE_SECOND, record, first):
+                state.done[seat] = True
+                if all(state.done):
+                    return True
+                if state.tokens[seat] > 0 and state.settings.gift_token:
+                    mate = strategies[seat].gift(observe(state, seat), stream)
+                    if mate >= 0:
+                        if state.done[mate] or mate == seat:
+                            raise IllegalMoveError(f"seat {seat}: cannot give a token to {mate}")
+                        state.tokens[mate] += 1
+                state.tokens[seat] = 0
+            elif state.tokens[seat] == 0:
+                return False
+
+
+def play_round(
+    state: GameState, strategies: Sequence[Strategy], stream: np.ndarray, record: GameRecord
+) -> None:
+    """One round: deal, questions (with free-guess windows), then the guessing phase."""
+    settings = state.settings
+    deal_round(state, stream)
+    guessed = [False] * state.players
+    wrong_before = len(record.guesses)
+    turn = 0
+    trigger = -1
+    while True:
+        asker = (state.first_player + turn) % state.players
+        ask_question(state, asker, strategies, stream, record)
+        turn += 1
+        if state.supply == 0:
+            trigger = TRIGGER_SUPPLY
+            break
+        window_open = not settings.guess_after_first_turns or turn >= state.players
+        if settings.cooperative or not window_open:
+            continue
+        if free_guess_window(state, strategies, stream, record, guessed):
+            trigger = TRIGGER_CORRECT
+            break
+    if settings.cooperative:
+        record.success = cooperative_guessing(state, strategies, stream, record, guessed)
+    else:
+        if not state.over:
+            record.triggers.append(trigger)
+            second_chance(state, strategies, stream, record, guessed)
+    for seat in range(state.players):
+        mine = [g for g in record.guesses[wrong_before:] if g[0] == seat]
+        record.holdings.append(
+            (
+                state.seat_animals[seat],
+                bool(mine),
+                state.done[seat],
+                sum(1 for g in mine if not g[4]),
+            )
+        )
+    check_every_card_once(state)
+
+
+def end_round(state: GameState, stream: np.ndarray) -> None:
+    """Played cards go to the discards, hands are topped up (first player first), and the
+    first player token passes on."""
+    state.discard.extend(state.played)
+    state.played = []
+    for seat in state.turn_order():
+        while len(state.hands[seat]) < state.settings.hand_size and (
+            state.draw_pile or state.discard
+        ):
+            draw_question(state, seat, stream)
+    state.round_index += 1
+
+
+def play_game(
+    settings: ZoologySettings,
+    strategies: Sequence[Strategy],
+    seed: int = 0,
+    game_index: int = 0,
+) -> GameRecord:
+    """Play one whole game; ``(seed, game_index)`` fixes every shuffle, vote and choice.
+
+    The kernel plays game ``i`` of a batch with seed ``s`` exactly as
+    ``play_game(settings, strategies, s, i)`` does. The player count is the lineup's.
+    """
+    players = len(strategies)
+    stream = rng_module.game_stream(np.uint64(seed), np.int64(game_index))
+    state = new_game(settings, players, stream)
+    record = GameRecord(
+        players=players,
+        points_from=[[0, 0] for _ in range(players)],
+        last_not_leading=[-1] * players,
+    )
+    while True:
+        play_round(state, strategies, stream, record)
+        if settings.cooperative:
+            record.end_reason = END_COOPERATIVE
+            break
+        if state.over:
+            break
+        if state.round_index + 1 >= settings.max_rounds:
+            record.end_reason = END_ROUND_LIMIT
+            break
+        end_round(state, stream)
+    record.points = list(state.points)
+    record.rounds = state.round_index + 1
+    record.turns = state.turns
+    if settings.cooperative:
+        record.winners = list(range(players)) if record.success else []
+    else:
+        best = max(state.points)
+        record.winners = [s for s, p in enumerate(state.points) if p == best]
+    return record
+
+
+def check_every_card_once(state: GameState) -> None:
+    """Invariant: every question card and every animal card is in exactly one place."""
+    questions = [c for hand in state.hands for c in hand] + state.draw_pile + state.discard
+    questions += state.played
+    if sorted(questions) != list(range(len(state.settings.questions))):
+        raise AssertionError("question bookkeeping broken: a card is missing or doubled")
+    animals = state.seat_animals + state.neutrals + state.animal_deck
+    if sorted(animals) != sorted(int(a) for a in state.board):
+        raise AssertionError("animal bookkeeping broken: a card is missing or doubled")

@@ -1,0 +1,265 @@
+"""Zoology as a registered game: settings, batches on the kernel, result tables."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from zooanalysis.errors import SettingsError
+from zooanalysis.games.base import BatchResult, Game
+from zooanalysis.games.zoology import kernel
+from zooanalysis.games.zoology.engine import END_REASONS
+from zooanalysis.games.zoology.rules import (
+    BOARD_COMBINATIONS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    ZoologySettings,
+    board_label,
+    settings_from_table,
+    validate,
+)
+from zooanalysis.games.zoology.strategies import STRATEGIES, strategy_code, strategy_params
+from zooanalysis.strategy_spec import PlayerSpec
+
+TRIGGERS = ("correct_guess", "supply_empty")
+PHASES = ("free", "second_chance")
+
+
+def cells(settings: ZoologySettings, players: int) -> list[tuple[int, tuple[str, ...]]]:
+    """The (player count, regions) cells a run plays: one, or every cell of the
+    cooperative grid (2-6 players x 16 board combinations)."""
+    if settings.cooperative_grid:
+        return [
+            (count, regions)
+            for count in range(MIN_PLAYERS, MAX_PLAYERS + 1)
+            for regions in BOARD_COMBINATIONS
+        ]
+    return [(players, settings.regions)]
+
+
+@dataclass(frozen=True, eq=False)  # hashed by identity, as task queues need
+class ZoologyBatch:
+    """One batch of Zoology games on the kernel (picklable for process backends).
+
+    In the cooperative grid, game ``i`` of the batch plays cell ``i mod cells``."""
+
+    configs: tuple[dict, ...]
+    seats_per_cell: tuple[int, ...]
+    codes: np.ndarray
+    params: np.ndarray
+    n_animals: int
+    n_questions: int
+    with_rows: bool
+
+    def __call__(self, batch_seed: int, n_games: int) -> BatchResult:
+        """Play ``n_games`` games seeded by ``batch_seed``; counts plus rows if asked."""
+        seats = self.codes.shape[0]
+        n_cells = len(self.configs)
+        totals = kernel.new_totals(seats, self.n_animals, self.n_questions, n_cells)
+        rows = kernel.new_rows(n_games if self.with_rows else 0, seats)
+        for cell, (config, players) in enumerate(
+            zip(self.configs, self.seats_per_cell, strict=True)
+        ):
+            kernel.play_batch(
+                config,
+                self.codes[:players],
+                self.params[:players],
+                batch_seed,
+                n_games,
+                totals,
+                rows,
+                game_offset=cell,
+                game_stride=n_cells,
+                cell=cell,
+            )
+        return {**totals, **rows} if self.with_rows else totals
+
+
+class ZoologyGame(Game):
+    """Zoology (2023): deduce the animal you hold but cannot see from the table's votes."""
+
+    name = "zoology"
+    title = "Zoology"
+    strategies = STRATEGIES
+    default_lineup = "curious,curious,bayes,bayes"
+
+    def settings_from_table(self, table: Mapping[str, Any]) -> ZoologySettings:
+        """Validated settings from a scenario's ``[settings]`` table."""
+        return settings_from_table(table)
+
+    def settings_for_lineup(
+        self, settings: ZoologySettings, lineup: list[PlayerSpec]
+    ) -> ZoologySettings:
+        """The settings with ``players`` set to the lineup's length, validated."""
+        if settings.cooperative_grid:
+            if len(lineup) != MAX_PLAYERS:
+                raise SettingsError(
+                    "players",
+                    f"{len(lineup)} players: the cooperative grid needs {MAX_PLAYERS} "
+                    "(a k-player cell uses the first k), e.g. team*6",
+                )
+        elif not MIN_PLAYERS <= len(lineup) <= MAX_PLAYERS:
+            raise SettingsError(
+                "players",
+                f"{len(lineup)} players: Zoology is for {MIN_PLAYERS} to {MAX_PLAYERS} players",
+            )
+        adjusted = replace(settings, players=len(lineup))
+        validate(adjusted)
+        return adjusted
+
+    def settings_dict(self, settings: ZoologySettings) -> dict[str, Any]:
+        """Settings as a nested dict (the scenario-file format)."""
+        return settings.to_dict()
+
+    def batch_job(
+        self, settings: ZoologySettings, lineup: list[PlayerSpec], with_rows: bool
+    ) -> ZoologyBatch:
+        """The kernel batch for these settings and players."""
+        plan = cells(settings, len(lineup))
+        return ZoologyBatch(
+            configs=tuple(kernel.kernel_config(settings, n, regions) for n, regions in plan),
+            seats_per_cell=tuple(n for n, _ in plan),
+            codes=np.array([strategy_code(p) for p in lineup], dtype=np.int64),
+            params=np.array([strategy_params(p) for p in lineup], dtype=np.float64),
+            n_animals=len(settings.animals),
+            n_questions=len(settings.questions),
+            with_rows=with_rows,
+        )
+
+    def tables(
+        self, totals: BatchResult, settings: ZoologySettings | None, lineup: list[PlayerSpec]
+    ) -> dict[str, pd.DataFrame]:
+        """Result tables: seats, length, guesses, questions, animals, confusions and the
+        cooperative cells (or lead changes and settling, competitive)."""
+        return result_tables(totals, settings, [p.label for p in lineup])
+
+    def win_counts(self, totals: BatchResult, lineup: list[PlayerSpec]) -> tuple[int, np.ndarray]:
+        """(games, wins per seat) straight from the kernel's counts."""
+        return int(totals["games"][0]), totals["wins"]
+
+    def row_standings(self, result: BatchResult) -> np.ndarray:
+        """More points finish ahead; in the cooperative game (``success`` 0 or 1) every seat
+        stands at the team's success."""
+        points = result["row_points"].astype(np.int64)
+        success = result["row_success"].astype(np.int64)[:, None]
+        return np.where(success >= 0, success, points)
+
+    def row_wins(self, result: BatchResult) -> np.ndarray:
+        """Competitive: the most points win (ties all win). Cooperative: everyone wins if the
+        team succeeded, nobody otherwise."""
+        standing = self.row_standings(result)
+        success = result["row_success"].astype(np.int64)[:, None]
+        best = standing == standing.max(axis=1, keepdims=True)
+        return np.where(success >= 0, np.broadcast_to(success == 1, standing.shape), best)
+
+    def run_class(self) -> type:
+        """Runs of this game load as :class:`ZoologyRun`."""
+        from zooanalysis.games.zoology.analysis import ZoologyRun
+
+        return ZoologyRun
+
+
+def result_tables(
+    totals: BatchResult, settings: ZoologySettings | None, labels: list[str]
+) -> dict[str, pd.DataFrame]:
+    """Turn the kernel's summed counts into long, self-describing DataFrames."""
+    games = int(totals["games"][0])
+    players = len(labels)
+    seats = pd.DataFrame(
+        {
+            "seat": np.arange(players),
+            "strategy": labels,
+            "games": games,
+            "wins": totals["wins"],
+            "sole_wins": totals["sole_wins"],
+            "points_sum": totals["points_sum"],
+            "points_squares": totals["points_squares"],
+            "points_free": totals["points_from"][:, 0],
+            "points_second_chance": totals["points_from"][:, 1],
+        }
+    )
+    for phase, name in enumerate(PHASES):
+        seats[f"guesses_{name}"] = totals["guesses"][:, phase]
+        seats[f"right_{name}"] = totals["right_guesses"][:, phase]
+        seats[f"first_guesses_{name}"] = totals["first_guesses"][:, phase]
+        seats[f"first_right_{name}"] = totals["first_right"][:, phase]
+    if settings is None:
+        return {"seats": seats}
+    animals = settings.animals
+    questions = settings.questions
+    tables = {
+        "seats": seats,
+        "rounds": _histogram(totals["rounds_hist"], "rounds"),
+        "turns": _histogram(totals["turns_hist"], "turns"),
+        "end_reasons": pd.DataFrame({"reason": list(END_REASONS), "games": totals["end_reasons"]}),
+        "second_chance_triggers": pd.DataFrame(
+            {"trigger": list(TRIGGERS), "rounds": totals["triggers"]}
+        ),
+        "questions": pd.DataFrame(
+            {
+                "card": np.arange(len(questions)),
+                "id": [q.id for q in questions],
+                "text": [q.text for q in questions],
+                "plays": totals["question_plays"],
+                "no_champion": totals["question_no_champion"],
+                "information_nats": totals["question_information"].astype(np.float64),
+            }
+        ),
+        "animals": pd.DataFrame(
+            {
+                "animal": list(animals.ids),
+                "name": list(animals.names),
+                "region": list(animals.regions),
+                "held": totals["animal_held"],
+                "guessed": totals["animal_guessed"],
+                "found": totals["animal_found"],
+                "first_right": totals["animal_first_right"],
+                "wrong_guesses": totals["animal_wrong"],
+            }
+        ),
+    }
+    truth, guess = np.nonzero(totals["confusions"])
+    tables["confusions"] = pd.DataFrame(
+        {
+            "animal": np.array(animals.ids, dtype=object)[truth],
+            "guessed": np.array(animals.ids, dtype=object)[guess],
+            "count": totals["confusions"][truth, guess],
+        }
+    )
+    if settings.cooperative:
+        plan = cells(settings, players)
+        tables["cooperative"] = pd.DataFrame(
+            {
+                "players": [n for n, _ in plan],
+                "boards": [board_label(regions) for _, regions in plan],
+                "regions": [len(regions) for _, regions in plan],
+                "games": totals["coop_games"],
+                "successes": totals["coop_success"],
+            }
+        )
+    else:
+        tables["lead_changes"] = pd.DataFrame(
+            {
+                "lead_changes": np.arange(kernel.LEAD_BINS),
+                "games": totals["lead_changes_hist"],
+            }
+        )
+        tables["settled"] = pd.DataFrame(
+            {
+                "settled_percent": 5 * np.arange(kernel.SETTLED_BINS),
+                "games": totals["settled_hist"],
+            }
+        )
+    return tables
+
+
+def _histogram(counts: np.ndarray, name: str) -> pd.DataFrame:
+    values = np.nonzero(counts)[0]
+    return pd.DataFrame({name: values.astype(np.int64), "games": counts[values]})
+
+
+GAME = ZoologyGame()

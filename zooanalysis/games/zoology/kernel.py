@@ -1,0 +1,775 @@
+"""The fast path: a numba kernel that plays a whole batch of Zoology games.
+
+It follows ``engine.py`` step by step on flat arrays, with the same compiled voting,
+belief and strategy functions, and keeps only counts and histograms (constant memory);
+per-game rows are written only when the caller passes arrays for them. Game ``i`` of a
+batch with seed ``s`` is the reference engine's ``play_game(settings, strategies, s, i)``.
+
+Beliefs are kept incrementally (one log-likelihood row per player, updated after every
+vote) where the reference engine recomputes them from the round's history; both add the
+same terms in the same order, so they agree to the last bit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from zooanalysis.games.zoology.beliefs import add_evidence, cast_votes, posterior
+from zooanalysis.games.zoology.strategies import (
+    choose_question,
+    gift_target,
+    guess_now,
+    own_information,
+)
+from zooanalysis.rng import seed_game, shuffle
+
+ROUND_BINS = 128
+"""Rounds per game 0-127; 127 holds 127 or more."""
+TURN_BINS = 1024
+LEAD_BINS = 64
+"""Lead changes per game 0-63; 63 holds 63 or more."""
+SETTLED_BINS = 20
+END_POINTS = 0
+END_ROUND_LIMIT = 1
+END_COOPERATIVE = 2
+TRIGGER_CORRECT = 0
+TRIGGER_SUPPLY = 1
+PHASE_FREE = 0
+PHASE_SECOND = 1
+
+
+def new_totals(seats: int, n_animals: int, n_questions: int, n_cells: int = 1) -> dict:
+    """Zeroed count arrays for a batch (summed across batches)."""
+    n = seats
+    return {
+        "games": np.zeros(1, dtype=np.int64),
+        "wins": np.zeros(n, dtype=np.int64),
+        "sole_wins": np.zeros(n, dtype=np.int64),
+        "points_sum": np.zeros(n, dtype=np.int64),
+        "points_squares": np.zeros(n, dtype=np.int64),
+        # per seat: points from free guesses, from second chance
+        "points_from": np.zeros((n, 2), dtype=np.int64),
+        # per seat and phase (free, second chance / cooperative): guesses, right guesses
+        "guesses": np.zeros((n, 2), dtype=np.int64),
+        "right_guesses": np.zeros((n, 2), dtype=np.int64),
+        # the same for each player's first guess of a round
+        "first_guesses": np.zeros((n, 2), dtype=np.int64),
+        "first_right": np.zeros((n, 2), dtype=np.int64),
+        "rounds_hist": np.zeros(ROUND_BINS, dtype=np.int64),
+        "turns_hist": np.zeros(TURN_BINS, dtype=np.int64),
+        "end_reasons": np.zeros(3, dtype=np.int64),
+        "triggers": np.zeros(2, dtype=np.int64),
+        "lead_changes_hist": np.zeros(LEAD_BINS, dtype=np.int64),
+        "settled_hist": np.zeros(SETTLED_BINS, dtype=np.int64),
+        "question_plays": np.zeros(n_questions, dtype=np.int64),
+        "question_no_champion": np.zeros(n_questions, dtype=np.int64),
+        "question_information": np.zeros(n_questions, dtype=np.float64),
+        # per animal held by a player for a round: held, guessed at all, found, wrong
+        # guesses, first guess right
+        "animal_held": np.zeros(n_animals, dtype=np.int64),
+        "animal_guessed": np.zeros(n_animals, dtype=np.int64),
+        "animal_found": np.zeros(n_animals, dtype=np.int64),
+        "animal_wrong": np.zeros(n_animals, dtype=np.int64),
+        "animal_first_right": np.zeros(n_animals, dtype=np.int64),
+        # wrong guesses: (true animal, guessed animal)
+        "confusions": np.zeros((n_animals, n_animals), dtype=np.int64),
+        "coop_games": np.zeros(n_cells, dtype=np.int64),
+        "coop_success": np.zeros(n_cells, dtype=np.int64),
+    }
+
+
+def new_rows(games: int, seats: int) -> dict:
+    """Arrays for one row per game: points, rounds, turns, and ``success`` (cooperative: 1
+    if every player found their animal, else 0; -1 in the competitive game)."""
+    return {
+        "row_points": np.zeros((games, seats), dtype=np.int32),
+        "row_rounds": np.zeros(games, dtype=np.int32),
+        "row_turns": np.zeros(games, dtype=np.int32),
+        "row_success": np.zeros(games, dtype=np.int8),
+    }
+
+
+TOTAL_KEYS = tuple(new_totals(1, 1, 1))
+ROW_KEYS = tuple(new_rows(0, 1))
+
+
+def play_batch(
+    config: dict,
+    codes: np.ndarray,
+    params: np.ndarray,
+    batch_seed: int,
+    n_games: int,
+    totals: dict,
+    rows: dict | None = None,
+    game_offset: int = 0,
+    game_stride: int = 1,
+    cell: int = 0,
+) -> None:
+    """Play games ``game_offset, game_offset + game_stride, ... < n_games`` of the batch
+    seeded ``batch_seed`` with ``codes.shape[0]`` players, adding into ``totals``.
+
+    ``config`` comes from :func:`kernel_config`. ``rows`` (from :func:`new_rows`) receives
+    one row per game when given. Raises ``RuntimeError`` if a strategy broke a rule.
+    """
+    rows = rows if rows is not None else new_rows(0, codes.shape[0])
+    status = _play_batch(
+        config["board"],
+        config["n_neutrals"],
+        config["hand_size"],
+        config["tokens"],
+        config["points_to_win"],
+        config["points_correct"],
+        config["points_second"],
+        config["guess_after_first"],
+        config["gift"],
+        config["max_rounds"],
+        config["cooperative"],
+        config["scores"],
+        config["weights"],
+        codes,
+        params,
+        np.uint64(batch_seed),
+        n_games,
+        game_offset,
+        game_stride,
+        cell,
+        *(totals[key] for key in TOTAL_KEYS),
+        *(rows[key] for key in ROW_KEYS),
+    )
+    if status != 0:
+        raise RuntimeError("kernel stopped: a strategy broke a rule")
+
+
+def kernel_config(settings, players: int, regions=None) -> dict:
+    """The plain numbers and arrays the kernel needs, from settings and a player count."""
+    return {
+        "board": settings.board(regions),
+        "n_neutrals": settings.neutrals_for(players),
+        "hand_size": settings.hand_size,
+        "tokens": settings.tokens_for(players),
+        "points_to_win": settings.points_to_win,
+        "points_correct": settings.points_correct_guess,
+        "points_second": settings.points_second_chance,
+        "guess_after_first": settings.guess_after_first_turns,
+        "gift": settings.gift_token,
+        "max_rounds": settings.max_rounds,
+        "cooperative": settings.cooperative,
+        "scores": settings.scores,
+        "weights": settings.weights,
+    }
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _draw(seat, hands, hand_len, pile, pile_pos, pile_len, discard, discard_len, rng):
+    """Draw one card for ``seat``; an empty deck is refilled from the shuffled discards.
+
+    Returns the new (pile_pos, pile_len, discard_len)."""
+    if pile_pos >= pile_len and discard_len > 0:
+        for i in range(discard_len):
+            pile[i] = discard[i]
+        shuffle(pile[:discard_len], rng)
+        pile_pos = 0
+        pile_len = discard_len
+        discard_len = 0
+    if pile_pos < pile_len:
+        hands[seat, hand_len[seat]] = pile[pile_pos]
+        hand_len[seat] += 1
+        pile_pos += 1
+    return pile_pos, pile_len, discard_len
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _beliefs(
+    seat,
+    players,
+    seat_animals,
+    neutrals,
+    n_neutrals,
+    removed,
+    loglik,
+    board,
+    n_board,
+    excluded,
+    probs,
+):
+    """Posterior of ``seat`` from its log-likelihood row; returns (top, probability)."""
+    for i in range(n_board):
+        excluded[board[i]] = removed[board[i]]
+    for other in range(players):
+        if other != seat:
+            excluded[seat_animals[other]] = True
+    for k in range(n_neutrals):
+        excluded[neutrals[k]] = True
+    return posterior(loglik[seat], board, n_board, excluded, probs)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _score(
+    points,
+    points_from,
+    source,
+    amount,
+    winners,
+    n_winners,
+    turns,
+    leader_state,
+    last_not_leading,
+    players,
+    points_to_win,
+):
+    """Award ``amount`` to each of ``winners[:n_winners]`` as one score change; track the
+    sole leader; returns whether someone reached ``points_to_win``.
+
+    ``leader_state`` = [last sole leader, lead changes]."""
+    for i in range(n_winners):
+        points[winners[i]] += amount
+        points_from[winners[i], source] += amount
+    best = -1
+    count = 0
+    leader = -1
+    for s in range(players):
+        if points[s] > best:
+            best = points[s]
+            count = 1
+            leader = s
+        elif points[s] == best:
+            count += 1
+    if count != 1:
+        leader = -1
+    if leader >= 0:
+        if leader_state[0] >= 0 and leader_state[0] != leader:
+            leader_state[1] += 1
+        leader_state[0] = leader
+    for s in range(players):
+        if s != leader:
+            last_not_leading[s] = turns
+    return best >= points_to_win
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _record_guess(
+    seat,
+    truth,
+    animal,
+    phase,
+    first,
+    correct,
+    guesses,
+    right_guesses,
+    first_guesses,
+    first_right,
+    confusions,
+    animal_first_right,
+    round_wrong,
+):
+    guesses[seat, phase] += 1
+    if correct:
+        right_guesses[seat, phase] += 1
+    if first:
+        first_guesses[seat, phase] += 1
+        if correct:
+            first_right[seat, phase] += 1
+            animal_first_right[truth] += 1
+    if not correct:
+        confusions[truth, animal] += 1
+        round_wrong[seat] += 1
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _play_batch(
+    board,
+    n_neutrals,
+    hand_size,
+    supply_tokens,
+    points_to_win,
+    points_correct,
+    points_second,
+    guess_after_first,
+    gift,
+    max_rounds,
+    cooperative,
+    scores,
+    weights,
+    codes,
+    params,
+    batch_seed,
+    n_games,
+    game_offset,
+    game_stride,
+    cell,
+    games,
+    wins,
+    sole_wins,
+    points_sum,
+    points_squares,
+    points_from,
+    guesses,
+    right_guesses,
+    first_guesses,
+    first_right,
+    rounds_hist,
+    turns_hist,
+    end_reasons,
+    triggers,
+    lead_changes_hist,
+    settled_hist,
+    question_plays,
+    question_no_champion,
+    question_information,
+    animal_held,
+    animal_guessed,
+    animal_found,
+    animal_wrong,
+    animal_first_right,
+    confusions,
+    coop_games,
+    coop_success,
+    row_points,
+    row_rounds,
+    row_turns,
+    row_success,
+):
+    players = codes.shape[0]
+    n_questions = scores.shape[0]
+    n_animals = scores.shape[1]
+    n_board = board.shape[0]
+    keep_rows = row_rounds.shape[0] > 0
+    rng = np.zeros(1, dtype=np.uint64)
+    pile = np.zeros(n_questions, dtype=np.int64)
+    discard = np.zeros(n_questions, dtype=np.int64)
+    played = np.zeros(n_questions, dtype=np.int64)
+    hands = np.zeros((players, hand_size + 1), dtype=np.int64)
+    hand_len = np.zeros(players, dtype=np.int64)
+    deck = np.zeros(n_board, dtype=np.int64)
+    seat_animals = np.zeros(players, dtype=np.int64)
+    neutrals = np.zeros(max(n_neutrals, 1), dtype=np.int64)
+    removed = np.zeros(n_animals, dtype=np.bool_)
+    excluded = np.zeros(n_animals, dtype=np.bool_)
+    loglik = np.zeros((players, n_animals), dtype=np.float64)
+    probs = np.zeros(n_animals, dtype=np.float64)
+    work = np.zeros((6, max(n_animals, players + 8)), dtype=np.float64)
+    votes = np.zeros(players, dtype=np.int64)
+    tokens = np.zeros(players, dtype=np.int64)
+    done = np.zeros(players, dtype=np.bool_)
+    guessed = np.zeros(players, dtype=np.bool_)
+    round_wrong = np.zeros(players, dtype=np.int64)
+    points = np.zeros(players, dtype=np.int64)
+    game_points_from = np.zeros((players, 2), dtype=np.int64)
+    wanted_seat = np.zeros(players, dtype=np.int64)
+    wanted_animal = np.zeros(players, dtype=np.int64)
+    winners = np.zeros(players, dtype=np.int64)
+    last_not_leading = np.zeros(players, dtype=np.int64)
+    leader_state = np.zeros(2, dtype=np.int64)
+
+    for game in range(game_offset, n_games, game_stride):
+        seed_game(rng, batch_seed, game)
+        # --- new game: shuffle the questions, deal hands (seat 0 first) ---
+        for q in range(n_questions):
+            pile[q] = q
+        shuffle(pile, rng)
+        for s in range(players):
+            for j in range(hand_size):
+                hands[s, j] = pile[s * hand_size + j]
+            hand_len[s] = hand_size
+        pile_pos = players * hand_size
+        pile_len = n_questions
+        discard_len = 0
+        for s in range(players):
+            points[s] = 0
+            game_points_from[s, 0] = 0
+            game_points_from[s, 1] = 0
+            last_not_leading[s] = -1
+        leader_state[0] = -1
+        leader_state[1] = 0
+        turns = 0
+        round_index = 0
+        over = False
+        success = False
+        end_reason = END_COOPERATIVE
+        while True:
+            first = round_index % players
+            # --- deal the round's animals ---
+            for i in range(n_board):
+                deck[i] = board[i]
+            shuffle(deck, rng)
+            for s in range(players):
+                seat_animals[s] = deck[s]
+                tokens[s] = 0
+                done[s] = False
+                guessed[s] = False
+                round_wrong[s] = 0
+                for i in range(n_board):
+                    loglik[s, board[i]] = 0.0
+            for k in range(n_neutrals):
+                neutrals[k] = deck[players + k]
+            for i in range(n_board):
+                removed[board[i]] = False
+            supply = supply_tokens
+            played_len = 0
+            turn = 0
+            trigger = -1
+            # --- questions ---
+            while True:
+                asker = (first + turn) % players
+                _beliefs(
+                    asker,
+                    players,
+                    seat_animals,
+                    neutrals,
+                    n_neutrals,
+                    removed,
+                    loglik,
+                    board,
+                    n_board,
+                    excluded,
+                    probs,
+                )
+                index = choose_question(
+                    codes[asker],
+                    params[asker],
+                    asker,
+                    hands[asker],
+                    hand_len[asker],
+                    seat_animals,
+                    players,
+                    neutrals,
+                    n_neutrals,
+                    probs,
+                    removed,
+                    board,
+                    n_board,
+                    scores,
+                    weights,
+                    rng,
+                    work,
+                )
+                if index < 0 or index >= hand_len[asker]:
+                    return 1
+                card = hands[asker, index]
+                hand_len[asker] -= 1
+                hands[asker, index] = hands[asker, hand_len[asker]]
+                information = own_information(
+                    card,
+                    asker,
+                    seat_animals,
+                    players,
+                    neutrals,
+                    n_neutrals,
+                    probs,
+                    board,
+                    n_board,
+                    scores,
+                    weights,
+                    work[2],
+                    work[3],
+                    work[4],
+                    work[5],
+                )
+                champion = cast_votes(
+                    card, seat_animals, players, neutrals, n_neutrals, scores, rng, votes
+                )
+                for s in range(players):
+                    add_evidence(
+                        loglik[s],
+                        s,
+                        card,
+                        seat_animals,
+                        players,
+                        neutrals,
+                        n_neutrals,
+                        votes,
+                        board,
+                        n_board,
+                        scores,
+                        weights,
+                    )
+                played[played_len] = card
+                played_len += 1
+                question_plays[card] += 1
+                question_information[card] += information
+                if champion < 0:
+                    question_no_champion[card] += 1
+                pile_pos, pile_len, discard_len = _draw(
+                    asker, hands, hand_len, pile, pile_pos, pile_len, discard, discard_len, rng
+                )
+                if supply > 0:
+                    supply -= 1
+                    tokens[asker] += 1
+                turns += 1
+                turn += 1
+                if supply == 0:
+                    trigger = TRIGGER_SUPPLY
+                    break
+                if cooperative or (guess_after_first and turn < players):
+                    continue
+                # --- free-guess window: everyone decides at once ---
+                n_wanted = 0
+                for step in range(players):
+                    s = (first + step) % players
+                    if tokens[s] > 0:
+                        top, top_p = _beliefs(
+                            s,
+                            players,
+                            seat_animals,
+                            neutrals,
+                            n_neutrals,
+                            removed,
+                            loglik,
+                            board,
+                            n_board,
+                            excluded,
+                            probs,
+                        )
+                        if guess_now(codes[s], params[s], top_p) and top >= 0:
+                            wanted_seat[n_wanted] = s
+                            wanted_animal[n_wanted] = top
+                            n_wanted += 1
+                n_winners = 0
+                for i in range(n_wanted):
+                    s = wanted_seat[i]
+                    animal = wanted_animal[i]
+                    tokens[s] -= 1
+                    correct = animal == seat_animals[s]
+                    _record_guess(
+                        s,
+                        seat_animals[s],
+                        animal,
+                        PHASE_FREE,
+                        not guessed[s],
+                        correct,
+                        guesses,
+                        right_guesses,
+                        first_guesses,
+                        first_right,
+                        confusions,
+                        animal_first_right,
+                        round_wrong,
+                    )
+                    guessed[s] = True
+                    if correct:
+                        winners[n_winners] = s
+                        n_winners += 1
+                    else:
+                        removed[animal] = True
+                for i in range(n_winners):
+                    done[winners[i]] = True
+                if n_winners > 0:
+                    over = _score(
+                        points,
+                        game_points_from,
+                        0,
+                        points_correct,
+                        winners,
+                        n_winners,
+                        turns,
+                        leader_state,
+                        last_not_leading,
+                        players,
+                        points_to_win,
+                    )
+                    trigger = TRIGGER_CORRECT
+                    break
+            # --- guessing phase ---
+            if cooperative:
+                success = False
+                finished = False
+                while not finished:
+                    for step in range(players):
+                        s = (first + step) % players
+                        if done[s]:
+                            continue
+                        if tokens[s] == 0:
+                            finished = True
+                            break
+                        top, top_p = _beliefs(
+                            s,
+                            players,
+                            seat_animals,
+                            neutrals,
+                            n_neutrals,
+                            removed,
+                            loglik,
+                            board,
+                            n_board,
+                            excluded,
+                            probs,
+                        )
+                        if top < 0:
+                            return 2
+                        tokens[s] -= 1
+                        correct = top == seat_animals[s]
+                        _record_guess(
+                            s,
+                            seat_animals[s],
+                            top,
+                            PHASE_SECOND,
+                            not guessed[s],
+                            correct,
+                            guesses,
+                            right_guesses,
+                            first_guesses,
+                            first_right,
+                            confusions,
+                            animal_first_right,
+                            round_wrong,
+                        )
+                        guessed[s] = True
+                        if correct:
+                            done[s] = True
+                            all_done = True
+                            for t in range(players):
+                                if not done[t]:
+                                    all_done = False
+                            if all_done:
+                                success = True
+                                finished = True
+                                break
+                            if tokens[s] > 0 and gift:
+                                mate = gift_target(s, players, tokens, done)
+                                if mate >= 0:
+                                    tokens[mate] += 1
+                            tokens[s] = 0
+                        else:
+                            removed[top] = True
+                            if tokens[s] == 0:
+                                finished = True
+                                break
+            elif not over:
+                triggers[trigger] += 1
+                while not over:
+                    anyone = False
+                    for step in range(players):
+                        s = (first + step) % players
+                        if done[s] or tokens[s] == 0:
+                            continue
+                        anyone = True
+                        top, top_p = _beliefs(
+                            s,
+                            players,
+                            seat_animals,
+                            neutrals,
+                            n_neutrals,
+                            removed,
+                            loglik,
+                            board,
+                            n_board,
+                            excluded,
+                            probs,
+                        )
+                        if top < 0:
+                            return 2
+                        tokens[s] -= 1
+                        correct = top == seat_animals[s]
+                        _record_guess(
+                            s,
+                            seat_animals[s],
+                            top,
+                            PHASE_SECOND,
+                            not guessed[s],
+                            correct,
+                            guesses,
+                            right_guesses,
+                            first_guesses,
+                            first_right,
+                            confusions,
+                            animal_first_right,
+                            round_wrong,
+                        )
+                        guessed[s] = True
+                        if correct:
+                            done[s] = True
+                            winners[0] = s
+                            over = _score(
+                                points,
+                                game_points_from,
+                                1,
+                                points_second,
+                                winners,
+                                1,
+                                turns,
+                                leader_state,
+                                last_not_leading,
+                                players,
+                                points_to_win,
+                            )
+                            if over:
+                                break
+                        else:
+                            removed[top] = True
+                    if not anyone:
+                        break
+            # --- the round's animals ---
+            for s in range(players):
+                animal = seat_animals[s]
+                animal_held[animal] += 1
+                if guessed[s]:
+                    animal_guessed[animal] += 1
+                if done[s]:
+                    animal_found[animal] += 1
+                animal_wrong[animal] += round_wrong[s]
+            if cooperative:
+                end_reason = END_COOPERATIVE
+                break
+            if over:
+                end_reason = END_POINTS
+                break
+            if round_index + 1 >= max_rounds:
+                end_reason = END_ROUND_LIMIT
+                break
+            # --- end of round: discards, top up hands, next first player ---
+            for i in range(played_len):
+                discard[discard_len] = played[i]
+                discard_len += 1
+            for step in range(players):
+                s = (first + step) % players
+                while hand_len[s] < hand_size and (pile_pos < pile_len or discard_len > 0):
+                    pile_pos, pile_len, discard_len = _draw(
+                        s, hands, hand_len, pile, pile_pos, pile_len, discard, discard_len, rng
+                    )
+            round_index += 1
+        # --- tally the game ---
+        rounds = round_index + 1
+        games[0] += 1
+        end_reasons[end_reason] += 1
+        rounds_hist[min(rounds, ROUND_BINS - 1)] += 1
+        turns_hist[min(turns, TURN_BINS - 1)] += 1
+        best = 0
+        for s in range(players):
+            best = max(best, points[s])
+        n_best = 0
+        sole = -1
+        for s in range(players):
+            if points[s] == best:
+                n_best += 1
+                sole = s
+        for s in range(players):
+            points_sum[s] += points[s]
+            points_squares[s] += points[s] * points[s]
+            points_from[s, 0] += game_points_from[s, 0]
+            points_from[s, 1] += game_points_from[s, 1]
+            if cooperative:
+                if success:
+                    wins[s] += 1
+            elif points[s] == best:
+                wins[s] += 1
+                if n_best == 1:
+                    sole_wins[s] += 1
+        if cooperative:
+            coop_games[cell] += 1
+            if success:
+                coop_success[cell] += 1
+        else:
+            lead_changes_hist[min(leader_state[1], LEAD_BINS - 1)] += 1
+            if n_best == 1 and turns > 0:
+                # a change with t turns played happens at turn index t - 1, so the winner
+                # leads at every change from turn index t on (0 if it always led)
+                settled_turn = max(last_not_leading[sole], 0)
+                settled_hist[min(SETTLED_BINS - 1, (SETTLED_BINS * settled_turn) // turns)] += 1
+        if keep_rows:
+            for s in range(players):
+                row_points[game, s] = points[s]
+            row_rounds[game] = rounds
+            row_turns[game] = turns
+            row_success[game] = (1 if success else 0) if cooperative else -1
+    return 0
