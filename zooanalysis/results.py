@@ -85,6 +85,12 @@ class Run(ResultFolder):
     # --- tables ------------------------------------------------------------------------------
 
     @property
+    def cooperative(self) -> bool:
+        """Whether the players win or lose together (seat balance does not apply); games
+        with a cooperative mode override this."""
+        return False
+
+    @property
     def rotated(self) -> bool:
         """Whether every deal was played once per rotation of the lineup (--rotate-seats)."""
         return bool(self.manifest.get("rotate_seats"))

@@ -27,12 +27,16 @@ def run_document(run: Run) -> ReportDocument:
     game = get_game(run.game)
     metrics = balance_metrics(run)
     which = measured(run)
-    findings = [
-        seat_finding(run),
-        strategy_finding(run),
-        *metric_findings(metrics, which),
-    ]
-    sections = [balance_section(run, metrics, which), *game.report_sections(run)]
+    if run.cooperative:  # the team wins or loses together: seat balance does not apply
+        findings = []
+        sections = [cooperative_length_section(run), *game.report_sections(run)]
+    else:
+        findings = [
+            seat_finding(run),
+            strategy_finding(run),
+            *metric_findings(metrics, which),
+        ]
+        sections = [balance_section(run, metrics, which), *game.report_sections(run)]
     lineup = ", ".join(f"seat {seat + 1} {label}" for seat, label in enumerate(run.lineup))
     return ReportDocument(
         title=f"{run.manifest.get('title', game.title)}: balance report",
@@ -44,7 +48,9 @@ def run_document(run: Run) -> ReportDocument:
         sections=sections,
         facts=run_facts(run),
         strategies=strategy_descriptions(game, run.lineup),
-        definitions=dict(DEFINITIONS),
+        definitions=(
+            {"Game length": DEFINITIONS["Game length"]} if run.cooperative else dict(DEFINITIONS)
+        ),
     )
 
 
@@ -88,6 +94,30 @@ def balance_section(run: Run, metrics: pd.DataFrame, which: dict[str, bool]) -> 
             Table("win_rate_by_strategy", "Win rate by strategy", run.win_rates("strategy")),
             *extra,
         ],
+    )
+
+
+def cooperative_length_section(run: Run) -> Section:
+    """For a cooperative run: only how long games last (seats do not compete)."""
+    lengths = length_histograms(run)
+    return Section(
+        title="Game length",
+        intro=(
+            "A cooperative run: the players win or lose together, so the seat balance metrics "
+            "of competitive games do not apply; the game's own sections report the team's "
+            "success."
+        ),
+        figures=[figures.game_length(lengths)] if lengths else [],
+        tables=[
+            Table(
+                "game_length",
+                "Game length: mean (95% CI) and percentiles",
+                length_table(lengths),
+                "The top bin of each histogram holds that many or more.",
+            )
+        ]
+        if lengths
+        else [],
     )
 
 

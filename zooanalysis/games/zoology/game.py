@@ -156,6 +156,13 @@ class ZoologyGame(Game):
         best = standing == standing.max(axis=1, keepdims=True)
         return np.where(success >= 0, np.broadcast_to(success == 1, standing.shape), best)
 
+    def report_sections(self, run) -> list:
+        """Cooperative success and achievements, question cards, animals and guesses for
+        ``zoosim report``."""
+        from zooanalysis.games.zoology.report import report_sections
+
+        return report_sections(run)
+
     def run_class(self) -> type:
         """Runs of this game load as :class:`ZoologyRun`."""
         from zooanalysis.games.zoology.analysis import ZoologyRun
