@@ -1,7 +1,9 @@
 """The report of a sweep folder: win rate with its interval in every cell of the grid.
 
 One swept key: a line per seat over the key's values with 95% bands. Two keys: one heatmap
-per seat, each cell annotated with its rate and interval half-width. More keys: the table.
+per seat, each cell annotated with its rate and interval half-width. More keys: one row per
+cell, every seat's win rate with its interval. Always: the game's other metrics that carry
+an interval (game length, tie rate ...) cell by cell.
 """
 
 from __future__ import annotations
@@ -32,7 +34,10 @@ def sweep_document(folder: Path) -> ReportDocument:
             else [heatmap_figure(cells, keys[0], keys[1], seats)]
         )
     else:
-        figures = []
+        figures = [cells_figure(cells, keys, seats)] if keys else []
+    metrics = interval_metrics(cells)
+    if keys and metrics:
+        figures.append(metrics_figure(cells, keys, metrics))
     findings = [seat_spread_finding(cells, keys, seat, figures) for seat in seats[:1]]
     shown = cells[["cell", *keys, "lineup", *_rate_columns(cells, seats)]]
     section = Section(
@@ -40,8 +45,7 @@ def sweep_document(folder: Path) -> ReportDocument:
         intro=(
             f"{len(cells)} cells x {spec['games']:,} games, lineup {spec['players']}, seed "
             f"{spec['seed']}: every cell plays the same deals, so cells differ only by what "
-            f"the grid changes ({', '.join(keys)})."
-            + ("" if figures else " With more than two swept keys, see the table.")
+            f"the grid changes ({', '.join(keys)})." + ("" if figures else " See the table.")
         ),
         figures=figures,
         tables=[
@@ -180,4 +184,98 @@ def heatmap_figure(cells: pd.DataFrame, row_key: str, column_key: str, seats: li
         figure,
         "Each cell: win rate in percent and the half-width of its 95% Wilson interval "
         "(percentage points).",
+    )
+
+
+def cell_labels(cells: pd.DataFrame, keys: list[str]) -> list[str]:
+    """Each cell as ``key=value, ...`` (``settings.`` prefixes dropped)."""
+    return [
+        ", ".join(f"{key.removeprefix('settings.')}={row[key]}" for key in keys)
+        for _, row in cells.iterrows()
+    ]
+
+
+def interval_metrics(cells: pd.DataFrame) -> list[tuple[str, str]]:
+    """(value column, base name) of every metric with a 95% interval other than win rates
+    and endings: ``turns_mean``, ``tie_rate`` ..."""
+    found = []
+    for column in cells.columns:
+        for suffix in ("_rate", "_mean"):
+            base = column.removesuffix(suffix)
+            if (
+                column.endswith(suffix)
+                and f"{base}_ci_low" in cells.columns
+                and f"{base}_ci_high" in cells.columns
+                and not base.endswith("_win")
+                and not base.startswith("end_")
+            ):
+                found.append((column, base))
+    return found
+
+
+def _dot_rows(axes, y: np.ndarray, values, lows, highs, colour: str, label: str | None) -> None:
+    errors = np.vstack([np.asarray(values) - np.asarray(lows), np.asarray(highs) - values])
+    axes.errorbar(
+        values, y, xerr=np.clip(errors, 0, None), fmt="o", color=colour, capsize=2, label=label
+    )
+
+
+def cells_figure(cells: pd.DataFrame, keys: list[str], seats: list[int]) -> Figure:
+    """Every cell on its own row: each seat's win rate with its 95% interval."""
+    labels = cell_labels(cells, keys)
+    figure, axes = new_figure(7.2, 1.2 + 0.35 * len(cells))
+    y = np.arange(len(cells))
+    offsets = np.linspace(-0.25, 0.25, len(seats)) if len(seats) > 1 else [0.0]
+    for index, seat in enumerate(seats):
+        prefix = f"seat{seat}_win"
+        _dot_rows(
+            axes,
+            y + offsets[index],
+            cells[f"{prefix}_rate"],
+            cells[f"{prefix}_ci_low"],
+            cells[f"{prefix}_ci_high"],
+            PALETTE[index % len(PALETTE)],
+            f"seat {seat}",
+        )
+    axes.set_yticks(y, labels, fontsize=7)
+    axes.invert_yaxis()
+    axes.set_xlabel("Games won (%)")
+    percent_axis(axes, "x")
+    axes.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.12), ncols=len(seats))
+    return Figure(
+        "sweep_win_rate",
+        "Win rate by seat in every cell",
+        figure,
+        "One row per cell of the grid; error bars: 95% Wilson intervals.",
+    )
+
+
+def metrics_figure(cells: pd.DataFrame, keys: list[str], metrics: list[tuple[str, str]]) -> Figure:
+    """The game's other metrics with intervals, cell by cell (one panel each, at most four)."""
+    shown = metrics[:4]
+    labels = cell_labels(cells, keys)
+    figure, grid = new_grid(1, len(shown), 3.0 * len(shown) + 1.6, 1.2 + 0.35 * len(cells))
+    y = np.arange(len(cells))
+    for index, (column, base) in enumerate(shown):
+        axes = grid[0, index]
+        _dot_rows(
+            axes,
+            y,
+            cells[column],
+            cells[f"{base}_ci_low"],
+            cells[f"{base}_ci_high"],
+            PALETTE[index % len(PALETTE)],
+            None,
+        )
+        axes.set_yticks(y, labels if index == 0 else [""] * len(y), fontsize=7)
+        axes.invert_yaxis()
+        axes.set_xlabel(column.replace("_", " "))
+        if column.endswith("_rate"):
+            percent_axis(axes, "x")
+    return Figure(
+        "sweep_metrics",
+        "Other metrics in every cell",
+        figure,
+        "Each metric with its 95% interval, one row per cell (rates: Wilson; means: normal "
+        "approximation). Every metric is in tables/cells_all_metrics.csv.",
     )
