@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from zooanalysis.games.lucky_lions.cards import ANIMALS, N_ANIMALS, AnimalCard, ZooCard
 from zooanalysis.games.lucky_lions.outcomes import (
     animal_index,
     battle,
@@ -34,7 +35,6 @@ from zooanalysis.games.lucky_lions.outcomes import (
     outcome_matrix,
     winners,
 )
-from zooanalysis.games.lucky_lions.cards import ANIMALS, N_ANIMALS, AnimalCard, ZooCard
 
 LION, FOX, PANDA, FLAMINGO, DOLPHIN = range(N_ANIMALS)
 THREE = ("lion", "fox", "panda")

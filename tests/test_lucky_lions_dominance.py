@@ -19,8 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from zooanalysis.games.lucky_lions import dominance as dom
-from zooanalysis.games.lucky_lions.outcomes import card_battle, outcome_matrix
 from zooanalysis.games.lucky_lions.cards import ANIMALS, N_ANIMALS, SPECIAL_TYPES, ZooCard
+from zooanalysis.games.lucky_lions.outcomes import card_battle, outcome_matrix
 
 LION, FOX, PANDA, FLAMINGO, DOLPHIN = range(N_ANIMALS)
 BASE = [9, 6, 6, 6, 6]

@@ -535,6 +535,26 @@ def odds(
     typer.echo(format_odds(table))
 
 
+@app.command()
+def deck(
+    game_name: Annotated[str, typer.Option("--game", help="Game.")] = "lucky-lions",
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Which print of the generated deck.", min=0)
+    ] = None,
+    scenario_file: Annotated[
+        Path | None, typer.Option("--scenario", help="Scenario file whose deck settings to use.")
+    ] = None,
+    as_toml: Annotated[
+        bool, typer.Option("--toml", help="Print an editable deck file instead of a table.")
+    ] = False,
+) -> None:
+    """Print a generated deck (or the scenario's deck file) with its exact animal strengths."""
+    game = get_game(game_name)
+    scenario = load_scenario(scenario_file) if scenario_file is not None else None
+    settings = _scenario_settings(game, scenario)
+    typer.echo(game.deck_text(settings, seed, as_toml))
+
+
 def format_odds(table, smallest: float = 0.0005) -> str:
     """An odds table as percentages, every column up to the last that reaches ``smallest``."""
     import pandas as pd

@@ -263,6 +263,31 @@ def load_run(path: str | Path) -> Run:
     return game.run_class()(manifest, path=path)
 
 
+def histogram_summary(histogram: pd.Series) -> dict[str, float]:
+    """Mean with 95% CI, quartiles, 10th/90th percentiles, maximum and n of a histogram given
+    as counts indexed by value."""
+    values, counts = histogram.index.to_numpy(), histogram.to_numpy()
+    total = counts.sum()
+    weighted = (values * counts).sum()
+    mean, low, high = mean_with_interval(
+        weighted, (values.astype(float) ** 2 * counts).sum(), total
+    )
+    cumulative = np.cumsum(counts) / total
+    quantile = {q: int(values[np.searchsorted(cumulative, q)]) for q in (0.1, 0.25, 0.5, 0.75, 0.9)}
+    return {
+        "mean": mean,
+        "ci_low": low,
+        "ci_high": high,
+        "p10": quantile[0.1],
+        "p25": quantile[0.25],
+        "median": quantile[0.5],
+        "p75": quantile[0.75],
+        "p90": quantile[0.9],
+        "max": int(values.max()),
+        "n": int(total),
+    }
+
+
 def mean_with_interval(total: float, squares: float, n: int) -> tuple[float, float, float]:
     """Mean and its 95% normal-approximation interval from a sum and a sum of squares."""
     if n == 0:

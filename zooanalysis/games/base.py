@@ -89,8 +89,29 @@ class Game(ABC):
 
         return Run
 
+    def report_sections(self, run: Any) -> list[Section]:
+        """This game's own parts of ``zoosim report``, after the generic balance report.
+
+        ``run`` is a finished run of this game (an instance of :meth:`run_class`). Return
+        :class:`zooanalysis.report.model.Section` objects holding findings (plain sentences
+        with the number, its 95% interval and n), matplotlib figures (drawn with
+        ``zooanalysis.report.style``) and DataFrame tables; the shared code lists the
+        findings at the top, embeds the figures and writes PNG, SVG and CSV files. The
+        default is no sections: the game still gets the generic report. See the
+        ``zooanalysis.report`` package docstring for an example.
+        """
+        return []
+
     def odds_table(self, settings: Any, sizes: list[int]) -> pd.DataFrame:
         """An exact odds table for ``zoosim odds``; games without one refuse politely."""
         from zooanalysis.errors import UserError
 
         raise UserError(f"--game: {self.name} has no odds table")
+
+    def deck_text(self, settings: Any, seed: int | None, as_toml: bool) -> str:
+        """The deck a game would be played with, as text, for ``zoosim deck`` (``seed`` picks
+        a generated print; ``as_toml`` asks for an editable deck file); games without a
+        generated deck refuse politely."""
+        from zooanalysis.errors import UserError
+
+        raise UserError(f"--game: {self.name} has no deck generator")

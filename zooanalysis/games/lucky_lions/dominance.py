@@ -25,14 +25,14 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from zooanalysis.games.lucky_lions.cards import ANIMALS, N_ANIMALS, ZooCard
+from zooanalysis.games.lucky_lions.decks import PUBLISHED_ANIMAL_CARDS
 from zooanalysis.games.lucky_lions.outcomes import (
     CardOrCycle,
     animal_index,
     cycle_indices,
     outcome_matrix,
 )
-from zooanalysis.games.lucky_lions.cards import ANIMALS, N_ANIMALS, ZooCard
-from zooanalysis.games.lucky_lions.decks import PUBLISHED_ANIMAL_CARDS
 
 BASE_ANIMAL_COUNTS: dict[str, int] = PUBLISHED_ANIMAL_CARDS
 """The base game's Animal Cards: 9 lions, 6 of each other animal (33 cards)."""
@@ -264,29 +264,44 @@ def tie_rate_by_cycle_size(cards: Iterable[ZooCard], mix: Mix = None) -> pd.Data
 def across_decks(decks: Iterable[Iterable[ZooCard]], mix: Mix = None) -> pd.DataFrame:
     """Is an animal's edge a property of the generator or the luck of one deck?
 
-    For each deck, :func:`animal_summary`; then one row per animal: ``decks`` (how many),
+    For each deck, :func:`animal_summary`'s figures (computed straight from the outcome
+    matrices); then one row per animal: ``decks`` (how many),
     ``mean_strength`` (mean over decks of the per-deck mean strength), ``std_strength`` (sample
     standard deviation of the per-deck mean strength across decks: how much one printed deck
     can tilt it; NaN for a single deck), ``min_strength`` and ``max_strength`` (of the
     per-deck means), ``mean_best_pick_share`` and ``mean_weighted_strength``.
     """
-    summaries = [animal_summary(deck, mix) for deck in decks]
-    if not summaries:
+    weights = _probabilities(mix, "mix")
+    per_deck = []
+    for deck in decks:
+        cards = _cards(deck)
+        matrices = np.stack([outcome_matrix(card) for card in cards]).astype(float)
+        points = np.array([card.points for card in cards], dtype=float)
+        strength = matrices @ weights  # cards x animals
+        best = strength >= strength.max(axis=1, keepdims=True) - _BEST_TOLERANCE
+        per_deck.append(
+            (
+                strength.mean(axis=0),
+                best.mean(axis=0),
+                (strength * points[:, None]).sum(axis=0) / points.sum(),
+            )
+        )
+    if not per_deck:
         raise ValueError("no decks given")
-    stacked = pd.concat(summaries, keys=range(len(summaries)), names=["deck", "animal"])
-    grouped = stacked.groupby(level="animal", sort=False)
+    means, best_shares, weighted = (np.array(values) for values in zip(*per_deck, strict=True))
     result = pd.DataFrame(
         {
-            "decks": grouped.size(),
-            "mean_strength": grouped["mean_strength"].mean(),
-            "std_strength": grouped["mean_strength"].std(ddof=1),
-            "min_strength": grouped["mean_strength"].min(),
-            "max_strength": grouped["mean_strength"].max(),
-            "mean_best_pick_share": grouped["best_pick_share"].mean(),
-            "mean_weighted_strength": grouped["weighted_mean_strength"].mean(),
-        }
+            "decks": len(per_deck),
+            "mean_strength": means.mean(axis=0),
+            "std_strength": means.std(axis=0, ddof=1) if len(per_deck) > 1 else np.nan,
+            "min_strength": means.min(axis=0),
+            "max_strength": means.max(axis=0),
+            "mean_best_pick_share": best_shares.mean(axis=0),
+            "mean_weighted_strength": weighted.mean(axis=0),
+        },
+        index=pd.Index(ANIMALS, name="animal"),
     )
-    return result.reindex(list(ANIMALS)).rename_axis("animal")
+    return result
 
 
 def lion_balance(

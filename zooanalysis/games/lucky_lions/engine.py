@@ -24,7 +24,6 @@ from typing import Protocol
 import numpy as np
 
 from zooanalysis.games.lucky_lions import strategies as compiled
-from zooanalysis.games.lucky_lions.outcomes import card_winners
 from zooanalysis.games.lucky_lions.cards import N_ANIMALS, SPECIAL_TYPES, ZooCard
 from zooanalysis.games.lucky_lions.flat import (
     DIE_SPLIT,
@@ -40,6 +39,7 @@ from zooanalysis.games.lucky_lions.flat import (
     card_rows,
 )
 from zooanalysis.games.lucky_lions.generator import generate_rows
+from zooanalysis.games.lucky_lions.outcomes import card_winners
 from zooanalysis.games.lucky_lions.rules import LuckySettings
 from zooanalysis.games.lucky_lions.strategies import STRATEGIES, strategy_code, strategy_params
 from zooanalysis.rng import below, game_stream, shuffle

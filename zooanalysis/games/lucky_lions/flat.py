@@ -30,6 +30,8 @@ NAMED_Y = 10
 CARD_FIELDS = 11
 
 NO_SPECIAL = -1
+OFF_CYCLE = 15
+"""An animal's position in :func:`card_key` when it is not on the card's cycle."""
 AUTOWIN = SPECIAL_TYPES.index("autowin")
 AUTOLOSE = SPECIAL_TYPES.index("autolose")
 PLAYER_EXCLUDE = SPECIAL_TYPES.index("player_exclude")
@@ -164,11 +166,26 @@ def mark_winners(
                 winners[i] = 1 if animals[i] == x else 0
                 found += winners[i]
             return found
+    # the largest gap (one pass: ``winners`` holds each roller's gap, then the mask)
+    n = card[SIZE]
     best = -1
     for i in range(count):
-        best = max(best, gap(card, animals, count, i))
+        mine = position_on(card, animals[i])
+        mine_gap = 0
+        if mine >= 0:
+            mine_gap = n
+            for j in range(count):
+                if j != i:
+                    theirs = position_on(card, animals[j])
+                    if theirs >= 0:
+                        distance = theirs - mine  # mod n: both are in [0, n)
+                        if distance <= 0:
+                            distance += n
+                        mine_gap = min(mine_gap, distance)
+        winners[i] = mine_gap
+        best = max(best, mine_gap)
     for i in range(count):
-        winners[i] = 1 if gap(card, animals, count, i) == best else 0
+        winners[i] = 1 if winners[i] == best else 0
         found += winners[i]
     return found
 
@@ -206,22 +223,116 @@ def wild_tie_break(types: np.ndarray, count: np.int64, winners: np.ndarray) -> n
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
+def card_key(card: np.ndarray) -> tuple[np.int64, np.int64, np.int64, np.int64, np.int64]:
+    """A Zoo Card as scalars for two-roller battles in tight loops: (cycle size, positions,
+    special, X, Y), where bits ``4a .. 4a+3`` of ``positions`` hold animal ``a``'s position
+    on the cycle (15 when it is off the cycle). Scalars need no reference counting."""
+    positions = 0
+    for animal in range(N_ANIMALS):
+        positions |= OFF_CYCLE << (4 * animal)
+    for i in range(card[SIZE]):
+        shift = 4 * card[CYCLE + i]
+        positions = (positions & ~(OFF_CYCLE << shift)) | (i << shift)
+    return card[SIZE], positions, card[SPECIAL], card[NAMED_X], card[NAMED_Y]
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _pair_gap(n: np.int64, positions: np.int64, mine: np.int64, theirs: np.int64) -> np.int64:
+    """:func:`gap` of ``mine`` against a single other roller's ``theirs``."""
+    at = (positions >> (4 * mine)) & OFF_CYCLE
+    if at == OFF_CYCLE:
+        return 0
+    other = (positions >> (4 * theirs)) & OFF_CYCLE
+    if other == OFF_CYCLE:
+        return n
+    distance = other - at  # (other - at) mod n, without a division: both are in [0, n)
+    if distance < 0:
+        distance += n
+    return n if distance == 0 else distance
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def pair_winners_key(
+    n: np.int64,
+    positions: np.int64,
+    special: np.int64,
+    x: np.int64,
+    y: np.int64,
+    a: np.int64,
+    b: np.int64,
+) -> tuple[bool, bool]:
+    """:func:`pair_winners` on a :func:`card_key`."""
+    if special == AUTOWIN or special == AUTOLOSE:
+        win_a = (a == x) == (special == AUTOWIN)
+        win_b = (b == x) == (special == AUTOWIN)
+        if not win_a and not win_b:
+            return True, True
+        return win_a, win_b
+    if special == EXTRA_RULE:
+        only_x_and_y = True
+        seen_x = False
+        seen_y = False
+        for animal in (a, b):
+            if animal == x:
+                seen_x = True
+            elif animal == y:
+                seen_y = True
+            else:
+                only_x_and_y = False
+        if only_x_and_y and seen_x and seen_y:
+            return a == x, b == x
+    gap_a = _pair_gap(n, positions, a, b)
+    gap_b = _pair_gap(n, positions, b, a)
+    return gap_a >= gap_b, gap_b >= gap_a
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def pair_winners(card: np.ndarray, a: np.int64, b: np.int64) -> tuple[bool, bool]:
+    """:func:`mark_winners` for two rollers showing animals ``a`` and ``b``, in scalars:
+    (whether the first wins, whether the second wins); both for a tie."""
+    n, positions, special, x, y = card_key(card)
+    return pair_winners_key(n, positions, special, x, y, a, b)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def duel_key(
+    n: np.int64,
+    positions: np.int64,
+    special: np.int64,
+    x: np.int64,
+    y: np.int64,
+    type_a: np.int64,
+    type_b: np.int64,
+    wild_powers: bool,
+) -> np.int64:
+    """:func:`duel` on a :func:`card_key`."""
+    win_a, win_b = pair_winners_key(
+        n, positions, special, x, y, animal_of(type_a), animal_of(type_b)
+    )
+    if win_a and win_b and wild_powers:
+        lion_a = is_wild(type_a, LION)
+        lion_b = is_wild(type_b, LION)
+        if lion_a or lion_b:
+            win_a = lion_a
+            win_b = lion_b
+        else:
+            flamingo_a = is_wild(type_a, FLAMINGO)
+            flamingo_b = is_wild(type_b, FLAMINGO)
+            if flamingo_a != flamingo_b:
+                win_a = not flamingo_a
+                win_b = not flamingo_b
+    if win_a and win_b:
+        return 0
+    return 1 if win_a else -1
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
 def duel(card: np.ndarray, type_a: np.int64, type_b: np.int64, wild_powers: bool) -> np.int64:
     """+1 if a card of ``type_a`` beats ``type_b`` on the Zoo Card, 0 tie, -1 loss (wild lion
-    and flamingo tie-breaks when ``wild_powers``)."""
-    animals = np.empty(2, dtype=np.int64)
-    types = np.empty(2, dtype=np.int64)
-    winners = np.zeros(2, dtype=np.int64)
-    animals[0] = animal_of(type_a)
-    animals[1] = animal_of(type_b)
-    types[0] = type_a
-    types[1] = type_b
-    found = mark_winners(card, animals, 2, winners)
-    if found == 2 and wild_powers:
-        found = wild_tie_break(types, 2, winners)
-    if found == 2:
-        return 0
-    return 1 if winners[0] else -1
+    and flamingo tie-breaks when ``wild_powers``): :func:`mark_winners` and
+    :func:`wild_tie_break` for two rollers, in scalars."""
+    n, positions, special, x, y = card_key(card)
+    return duel_key(n, positions, special, x, y, type_a, type_b, wild_powers)
 
 
 @njit(cache=True, nogil=True, error_model="numpy")

@@ -30,7 +30,7 @@ from zooanalysis.games.lucky_lions.flat import (
     SIZE,
     SPECIAL,
 )
-from zooanalysis.rng import shuffle
+from zooanalysis.rng import below
 
 
 @dataclass(frozen=True, eq=False)
@@ -87,69 +87,161 @@ def generator_tables(spec) -> GeneratorTables:  # spec: decks.DeckSpec (avoids a
     )
 
 
+def work_size(tables: GeneratorTables) -> int:
+    """Length of the scratch array :func:`generate_deck_into` needs for ``tables``."""
+    longest = max(
+        tables.base_sizes.shape[0],
+        tables.base_points.shape[0],
+        tables.busy_sizes.shape[0],
+        tables.busy_points.shape[0],
+        tables.busy_types.shape[0],
+        tables.base_cards,
+        tables.busy_cards,
+    )
+    return 4 * longest + 3 * N_ANIMALS
+
+
 @njit(cache=True, nogil=True, error_model="numpy")
 def generate_group(
     n_cards: np.int64,
     size_list: np.ndarray,
     point_list: np.ndarray,
     type_list: np.ndarray,
+    n_types: np.int64,
     n_people: np.int64,
     stream: np.ndarray,
     out: np.ndarray,
     first: np.int64,
+    work: np.ndarray,
 ) -> None:
     """One run of the publisher's ``generateZooCards``: rows ``first .. first+n_cards`` of
     ``out``. Random draws, in order: sizes, animal order, types, people flags, points, then
-    per card its cycle and (for cards naming animals) a shuffle of the five animals."""
-    sizes = size_list.copy()
-    shuffle(sizes, stream)
-    total = 0
-    for size in sizes:
-        total += size
-    order = np.arange(N_ANIMALS)
-    shuffle(order, stream)
-    types = type_list.copy()
-    if types.shape[0] > 0:
-        shuffle(types, stream)
-    people = np.zeros(n_cards, dtype=np.int64)
-    for i in range(min(n_people, n_cards)):
-        people[i] = 1
-    shuffle(people, stream)
-    points = point_list.copy()
-    shuffle(points, stream)
+    per card its cycle and (for cards naming animals) a shuffle of the five animals.
 
-    window = np.empty(N_ANIMALS, dtype=np.int64)
-    five = np.empty(N_ANIMALS, dtype=np.int64)
+    ``type_list[:n_types]`` are the special types (``n_types = 0`` for the base group).
+    ``work`` is scratch (see :func:`work_size`): the shuffled sizes, types, people flags and
+    points, the animal order, a cycle window and the five animals, one after the other.
+    """
+    n_sizes = size_list.shape[0]
+    n_points = point_list.shape[0]
+    sizes = 0
+    types = sizes + n_sizes
+    people = types + n_types
+    points = people + n_cards
+    order = points + n_points
+    window = order + N_ANIMALS
+    five = window + N_ANIMALS
+    for i in range(n_sizes):
+        work[sizes + i] = size_list[i]
+    for i in range(n_sizes - 1, 0, -1):  # rng.shuffle of work[sizes : sizes + n_sizes]
+        j = below(stream, i + 1)
+        a = work[sizes + i]
+        work[sizes + i] = work[sizes + j]
+        work[sizes + j] = a
+    for i in range(N_ANIMALS):
+        work[order + i] = i
+    for i in range(N_ANIMALS - 1, 0, -1):  # rng.shuffle of work[order : order + N_ANIMALS]
+        j = below(stream, i + 1)
+        a = work[order + i]
+        work[order + i] = work[order + j]
+        work[order + j] = a
+    if n_types > 0:
+        for i in range(n_types):
+            work[types + i] = type_list[i]
+        for i in range(n_types - 1, 0, -1):  # rng.shuffle of work[types : types + n_types]
+            j = below(stream, i + 1)
+            a = work[types + i]
+            work[types + i] = work[types + j]
+            work[types + j] = a
+    for i in range(n_cards):
+        work[people + i] = 1 if i < n_people else 0
+    for i in range(n_cards - 1, 0, -1):  # rng.shuffle of work[people : people + n_cards]
+        j = below(stream, i + 1)
+        a = work[people + i]
+        work[people + i] = work[people + j]
+        work[people + j] = a
+    for i in range(n_points):
+        work[points + i] = point_list[i]
+    for i in range(n_points - 1, 0, -1):  # rng.shuffle of work[points : points + n_points]
+        j = below(stream, i + 1)
+        a = work[points + i]
+        work[points + i] = work[points + j]
+        work[points + j] = a
+
     taken = 0
     for c in range(n_cards):
-        row = out[first + c]
+        r = first + c
         for field in range(CARD_FIELDS):
-            row[field] = -1
-        size = sizes[sizes.shape[0] - 1 - c]
-        kind = types[types.shape[0] - 1 - c] if types.shape[0] > 0 else NO_SPECIAL
-        cycle = window[:size]
+            out[r, field] = -1
+        size = work[sizes + n_sizes - 1 - c]
+        kind = work[types + n_types - 1 - c] if n_types > 0 else NO_SPECIAL
         for i in range(size):
-            cycle[i] = order[(taken + i) % N_ANIMALS]
-        shuffle(cycle, stream)
+            work[window + i] = work[order + (taken + i) % N_ANIMALS]
+        for i in range(size - 1, 0, -1):  # rng.shuffle of work[window : window + size]
+            j = below(stream, i + 1)
+            a = work[window + i]
+            work[window + i] = work[window + j]
+            work[window + j] = a
         taken += size
-        icon = people[n_cards - 1 - c]
+        icon = work[people + n_cards - 1 - c]
         if kind == EXTRA_RULE:
             icon = 0
         elif kind == PLAYER_EXCLUDE:
             icon = 1
-        row[SIZE] = size
+        out[r, SIZE] = size
         for i in range(size):
-            row[CYCLE + i] = cycle[i]
-        row[POINTS] = points[points.shape[0] - 1 - c]
-        row[PEOPLE] = icon
-        row[SPECIAL] = kind
+            out[r, CYCLE + i] = work[window + i]
+        out[r, POINTS] = work[points + n_points - 1 - c]
+        out[r, PEOPLE] = icon
+        out[r, SPECIAL] = kind
         if kind == AUTOWIN or kind == AUTOLOSE or kind == EXTRA_RULE:
             for i in range(N_ANIMALS):
-                five[i] = i
-            shuffle(five, stream)
-            row[NAMED_X] = five[N_ANIMALS - 1]
+                work[five + i] = i
+            for i in range(N_ANIMALS - 1, 0, -1):  # rng.shuffle of work[five : five + N_ANIMALS]
+                j = below(stream, i + 1)
+                a = work[five + i]
+                work[five + i] = work[five + j]
+                work[five + j] = a
+            out[r, NAMED_X] = work[five + N_ANIMALS - 1]
             if kind == EXTRA_RULE:
-                row[NAMED_Y] = five[N_ANIMALS - 2]
+                out[r, NAMED_Y] = work[five + N_ANIMALS - 2]
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def generate_deck_into(
+    base_cards: np.int64,
+    base_sizes: np.ndarray,
+    base_points: np.ndarray,
+    base_people: np.int64,
+    busy_cards: np.int64,
+    busy_sizes: np.ndarray,
+    busy_points: np.ndarray,
+    busy_types: np.ndarray,
+    busy_people: np.int64,
+    stream: np.ndarray,
+    out: np.ndarray,
+    work: np.ndarray,
+) -> None:
+    """A whole generated deck into ``out`` (base cards, then Busy Zoo's), in print order,
+    with ``work`` as scratch (see :func:`work_size`): no allocation, for the kernel (the
+    shuffles are written out as loops: no helper calls with arrays, whose reference counting
+    would cost more than the shuffles)."""
+    generate_group(
+        base_cards, base_sizes, base_points, busy_types, 0, base_people, stream, out, 0, work
+    )
+    if busy_cards > 0:
+        generate_group(
+            busy_cards,
+            busy_sizes,
+            busy_points,
+            busy_types,
+            busy_types.shape[0],
+            busy_people,
+            stream,
+            out,
+            base_cards,
+            work,
+        )
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -167,12 +259,30 @@ def generate_deck(
     out: np.ndarray,
 ) -> None:
     """A whole generated deck into ``out`` (base cards, then Busy Zoo's), in print order."""
-    no_types = np.empty(0, dtype=np.int64)
-    generate_group(base_cards, base_sizes, base_points, no_types, base_people, stream, out, 0)
-    if busy_cards > 0:
-        generate_group(
-            busy_cards, busy_sizes, busy_points, busy_types, busy_people, stream, out, base_cards
-        )
+    longest = max(
+        base_sizes.shape[0],
+        base_points.shape[0],
+        busy_sizes.shape[0],
+        busy_points.shape[0],
+        busy_types.shape[0],
+        base_cards,
+        busy_cards,
+    )
+    work = np.empty(4 * longest + 3 * N_ANIMALS, dtype=np.int64)
+    generate_deck_into(
+        base_cards,
+        base_sizes,
+        base_points,
+        base_people,
+        busy_cards,
+        busy_sizes,
+        busy_points,
+        busy_types,
+        busy_people,
+        stream,
+        out,
+        work,
+    )
 
 
 def generate_rows(tables: GeneratorTables, stream: np.ndarray) -> np.ndarray:

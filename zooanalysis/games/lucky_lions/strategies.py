@@ -24,8 +24,11 @@ it plays the equilibrium mix of the k-card selection game, solved by linear prog
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from numba import njit, objmode
+from numba.core.errors import NumbaWarning
 
 from zooanalysis.games.lucky_lions.cards import N_ANIMALS
 from zooanalysis.games.lucky_lions.flat import (
@@ -34,12 +37,17 @@ from zooanalysis.games.lucky_lions.flat import (
     PEOPLE,
     POINTS,
     animal_of,
-    duel,
+    card_key,
+    duel_key,
     is_wild,
     mark_winners,
 )
 from zooanalysis.rng import below, uniform
 from zooanalysis.strategy_spec import ParamSpec, PlayerSpec, StrategyInfo
+
+# The equilibrium chooser calls scipy from compiled code (objmode): it holds the GIL for that
+# call only, which is what this compile-time warning says.
+warnings.filterwarnings("ignore", message="Code running in object mode", category=NumbaWarning)
 
 RANDOM = 0
 GREEDY = 1
@@ -143,6 +151,26 @@ def estimate_die(seen: np.ndarray, unseen: np.ndarray, size: np.int64, out: np.n
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
+def _gain_from_duel(
+    result: np.int64,
+    mine: np.int64,
+    theirs: np.int64,
+    wild_powers: bool,
+    i_am_active: bool,
+    i_can_discard: bool,
+    they_can_discard: bool,
+) -> np.int64:
+    """:func:`pair_gain` once the duel's ``result`` is known."""
+    if wild_powers and (is_wild(mine, DOLPHIN) or is_wild(theirs, DOLPHIN)):
+        return 0
+    if result != 0:
+        return result
+    if i_am_active:
+        return 1 if they_can_discard else (-1 if i_can_discard else 0)
+    return -1 if i_can_discard else (1 if they_can_discard else 0)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
 def pair_gain(
     card: np.ndarray,
     mine: np.int64,
@@ -158,12 +186,11 @@ def pair_gain(
     """
     if wild_powers and (is_wild(mine, DOLPHIN) or is_wild(theirs, DOLPHIN)):
         return 0
-    result = duel(card, mine, theirs, wild_powers)
-    if result != 0:
-        return result
-    if i_am_active:
-        return 1 if they_can_discard else (-1 if i_can_discard else 0)
-    return -1 if i_can_discard else (1 if they_can_discard else 0)
+    n, positions, special, x, y = card_key(card)
+    result = duel_key(n, positions, special, x, y, mine, theirs, wild_powers)
+    return _gain_from_duel(
+        result, mine, theirs, wild_powers, i_am_active, i_can_discard, they_can_discard
+    )
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -176,7 +203,9 @@ def chance_to_get(
     i_can_discard: bool,
     they_can_discard: bool,
 ) -> float:
-    """The chance that I end up with the card in a two-player battle, exactly for the mixes."""
+    """The chance that I end up with the card in a two-player battle, exactly for the mixes
+    (the card is read once into scalars: the pair loop passes no arrays)."""
+    n, positions, special, x, y = card_key(card)
     chance = 0.0
     for a in range(N_TYPES):
         if my_mix[a] == 0.0:
@@ -184,7 +213,12 @@ def chance_to_get(
         for b in range(N_TYPES):
             if their_mix[b] == 0.0:
                 continue
-            gain = pair_gain(card, a, b, wild_powers, i_am_active, i_can_discard, they_can_discard)
+            gain = 0
+            if not (wild_powers and (is_wild(a, DOLPHIN) or is_wild(b, DOLPHIN))):
+                result = duel_key(n, positions, special, x, y, a, b, wild_powers)
+                gain = _gain_from_duel(
+                    result, a, b, wild_powers, i_am_active, i_can_discard, they_can_discard
+                )
             if gain > 0:
                 chance += my_mix[a] * their_mix[b]
     return chance
@@ -270,6 +304,83 @@ def card_value(
     return card[POINTS] * chance
 
 
+# --- random: small scalar functions (the kernel calls them directly, no arrays to count) ----
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def random_card(
+    me: np.int64, players: np.int64, market_count: np.int64, stream: np.ndarray
+) -> tuple[np.int64, np.int64]:
+    """``random``'s (market index, opponent): a uniform card, then a uniform other player."""
+    pick = below(stream, market_count)
+    opponent = below(stream, players - 1)
+    if opponent >= me:
+        opponent += 1
+    return pick, opponent
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def random_other(me: np.int64, players: np.int64, stream: np.ndarray) -> np.int64:
+    """``random``'s player_exclude choice: a uniform other player."""
+    q = below(stream, players - 1)
+    return q + 1 if q >= me else q
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def random_subset(
+    my_die: np.ndarray, k: np.int64, stream: np.ndarray, out: np.ndarray, cards: np.ndarray
+) -> None:
+    """``random``'s reduced die: a uniformly random ``k``-card subset of the die (counts per
+    type in ``my_die``) into ``out``; ``cards`` is scratch of at least the die's size."""
+    total = 0
+    for t in range(N_TYPES):
+        for _ in range(my_die[t]):
+            cards[total] = t
+            total += 1
+        out[t] = 0
+    # partial Fisher-Yates from the front
+    for i in range(k):
+        j = i + below(stream, total - i)
+        a = cards[i]
+        cards[i] = cards[j]
+        cards[j] = a
+        out[cards[i]] += 1
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def random_coin(stream: np.ndarray) -> bool:
+    """``random``'s yes/no choices (double_roll keep, wild fox reroll, draw instead): a fair
+    coin, True for 1."""
+    return below(stream, 2) == 1
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def random_index(count: np.int64, stream: np.ndarray) -> np.int64:
+    """``random``'s pick among ``count`` options (market card to switch to, winner to
+    receive the card)."""
+    return below(stream, count)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def random_discarder(first: np.int64, second: np.int64, stream: np.ndarray) -> np.int64:
+    """``random``'s tie decision: a fair coin between the two tied battlers."""
+    return first if below(stream, 2) == 0 else second
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def random_discard(my_die: np.ndarray, stream: np.ndarray) -> np.int64:
+    """``random``'s discard: the type of a uniformly random card of the die."""
+    total = 0
+    for t in range(N_TYPES):
+        total += my_die[t]
+    pick = below(stream, total)
+    for t in range(N_TYPES):
+        if pick < my_die[t]:
+            return t
+        pick -= my_die[t]
+    return -1
+
+
 # --- decisions ---------------------------------------------------------------------------------
 
 
@@ -292,11 +403,7 @@ def choose_card(
     """(market index, opponent) for the active player's turn."""
     players = sizes.shape[0]
     if code == RANDOM:
-        pick = below(stream, market_count)
-        opponent = below(stream, players - 1)
-        if opponent >= me:
-            opponent += 1
-        return pick, opponent
+        return random_card(me, players, market_count, stream)
     mixes = _all_mixes(me, my_die, sizes, seen, unseen)
     best_value = -1.0
     best_card = 0
@@ -326,8 +433,7 @@ def choose_excluded(
     """player_exclude: the other player who does not roll."""
     players = scores.shape[0]
     if code == RANDOM:
-        q = below(stream, players - 1)
-        return q + 1 if q >= me else q
+        return random_other(me, players, stream)
     best = (me + 1) % players
     for step in range(1, players):
         q = (me + step) % players
@@ -372,25 +478,6 @@ def type_values(
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _random_subset(my_die: np.ndarray, k: np.int64, stream: np.ndarray, out: np.ndarray) -> None:
-    total = 0
-    for t in range(N_TYPES):
-        total += my_die[t]
-        out[t] = 0
-    cards = np.empty(total, dtype=np.int64)
-    n = 0
-    for t in range(N_TYPES):
-        for _ in range(my_die[t]):
-            cards[n] = t
-            n += 1
-    # a uniformly random k-card subset: partial Fisher-Yates from the front
-    for i in range(k):
-        j = i + below(stream, total - i)
-        cards[i], cards[j] = cards[j], cards[i]
-        out[cards[i]] += 1
-
-
-@njit(cache=True, nogil=True, error_model="numpy")
 def _best_subset(my_die: np.ndarray, values: np.ndarray, k: np.int64, out: np.ndarray) -> None:
     left = my_die.copy()
     for t in range(N_TYPES):
@@ -423,7 +510,10 @@ def choose_subset(
 ) -> None:
     """Reduced die: ``out`` = how many cards of each type to roll (``k`` in all, from my die)."""
     if code == RANDOM:
-        _random_subset(my_die, k, stream, out)
+        total = 0
+        for t in range(N_TYPES):
+            total += my_die[t]
+        random_subset(my_die, k, stream, out, np.empty(total, dtype=np.int64))
         return
     mixes = _all_mixes(me, my_die, sizes, seen, unseen)
     if code == EQUILIBRIUM and count == 2:
@@ -467,7 +557,7 @@ def choose_keep(
 ) -> np.int64:
     """double_roll: 0 to keep the first result, 1 for the second."""
     if code == RANDOM:
-        return below(stream, 2)
+        return 1 if random_coin(stream) else 0
     mixes = _all_mixes(me, my_die, sizes, seen, unseen)
     values = np.zeros(N_TYPES)
     type_values(card, me, battlers, count, active, mixes, sizes, wild_powers, values)
@@ -478,7 +568,7 @@ def choose_keep(
 def choose_reroll(code: np.int64, winning: bool, stream: np.ndarray) -> bool:
     """Wild fox: reroll (once per battle)? ``winning``: whether I am a winner as things are."""
     if code == RANDOM:
-        return below(stream, 2) == 1
+        return random_coin(stream)
     return not winning
 
 
@@ -500,7 +590,7 @@ def choose_switch(
 ) -> np.int64:
     """Wild panda: which face-up Zoo Card the battle switches to (market index)."""
     if code == RANDOM:
-        return below(stream, market_count)
+        return random_index(market_count, stream)
     mixes = _all_mixes(me, my_die, sizes, seen, unseen)
     my_index = 0
     for r in range(count):
@@ -535,7 +625,7 @@ def choose_discarder(
 ) -> np.int64:
     """A tie: which of the two tied battlers (both able to discard) discards; the other wins."""
     if code == RANDOM:
-        return first if below(stream, 2) == 0 else second
+        return random_discarder(first, second, stream)
     if me == first:
         return second
     if me == second:
@@ -555,7 +645,7 @@ def choose_receiver(
 ) -> np.int64:
     """Three or more winners: which one (an index into ``winners``) gets the card."""
     if code == RANDOM:
-        return below(stream, count)
+        return random_index(count, stream)
     best = 0
     for i in range(count):
         if winners[i] == me:
@@ -577,14 +667,7 @@ def choose_discard(
 ) -> np.int64:
     """Which type of card to discard from my die (never my last card: the engine checks)."""
     if code == RANDOM:
-        total = 0
-        for t in range(N_TYPES):
-            total += my_die[t]
-        pick = below(stream, total)
-        for t in range(N_TYPES):
-            if pick < my_die[t]:
-                return t
-            pick -= my_die[t]
+        return random_discard(my_die, stream)
     # weakest for the cards still in the market, against the cards it has not seen
     pool = 0
     for t in range(N_TYPES):
@@ -596,10 +679,12 @@ def choose_discard(
             continue
         value = 0.0
         for c in range(market_count):
+            n, positions, special, x, y = card_key(market[c])
             for u in range(N_TYPES):
                 weight = unseen[u] / pool if pool > 0 else (1.0 / N_ANIMALS if u < N_ANIMALS else 0)
                 if weight > 0.0:
-                    value += market[c, POINTS] * weight * duel(market[c], t, u, wild_powers)
+                    result = duel_key(n, positions, special, x, y, t, u, wild_powers)
+                    value += market[c, POINTS] * weight * result
         if worst < 0 or value < worst_value - 1e-12:
             worst = t
             worst_value = value
@@ -618,7 +703,7 @@ def choose_draw_instead(
 ) -> bool:
     """Draw-instead variant: refuse the won card and draw ``points`` Animal Cards?"""
     if code == RANDOM:
-        return below(stream, 2) == 1
+        return random_coin(stream)
     if my_score + points >= points_to_win:
         return False
     return my_size < params[0]

@@ -1,0 +1,200 @@
+"""Lucky Lions as a registered game: settings, batches on the kernel, result tables."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from zooanalysis.count_tables import histogram, nonzero_cells
+from zooanalysis.errors import SettingsError, UserError
+from zooanalysis.games.base import BatchResult, Game
+from zooanalysis.games.lucky_lions.cards import ANIMALS
+from zooanalysis.games.lucky_lions.decks import deck_to_toml, describe_deck, generate_zoo_cards
+from zooanalysis.games.lucky_lions.dominance import animal_summary
+from zooanalysis.games.lucky_lions.engine import END_REASONS, POWER_NAMES, RESULT_NAMES, TIE_NAMES
+from zooanalysis.games.lucky_lions.rules import (
+    FIXED,
+    GENERATED,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    LuckySettings,
+    settings_from_table,
+    validate,
+)
+from zooanalysis.games.lucky_lions.strategies import STRATEGIES, strategy_code, strategy_params
+from zooanalysis.games.lucky_lions.tallies import SETTLED_BINS
+from zooanalysis.strategy_spec import PlayerSpec
+
+CARD_TYPE_NAMES = tuple(ANIMALS) + tuple(f"wild {animal}" for animal in ANIMALS)
+"""Animal Card types as text: the plain animals, then the Wild Animals cards."""
+
+
+class LuckyLionsGame(Game):
+    """Lucky Lions (Pandaqi, 2025): roll your die of Animal Cards against an opponent's on a
+    rock-paper-scissors Zoo Card; first to 10 points wins."""
+
+    name = "lucky-lions"
+    title = "Lucky Lions"
+    strategies = STRATEGIES
+    default_lineup = "greedy,greedy,random,random"
+
+    def settings_from_table(self, table: Mapping[str, Any]) -> LuckySettings:
+        """Validated settings from a scenario's ``[settings]`` table."""
+        return settings_from_table(table)
+
+    def settings_for_lineup(
+        self, settings: LuckySettings, lineup: list[PlayerSpec]
+    ) -> LuckySettings:
+        """The settings with ``players`` set to the lineup's length, validated."""
+        if not MIN_PLAYERS <= len(lineup) <= MAX_PLAYERS:
+            raise SettingsError(
+                "players",
+                f"{len(lineup)} players: Lucky Lions is for {MIN_PLAYERS} to {MAX_PLAYERS} players",
+            )
+        adjusted = replace(settings, players=len(lineup))
+        validate(adjusted)
+        return adjusted
+
+    def settings_dict(self, settings: LuckySettings) -> dict[str, Any]:
+        """Settings as a nested dict (the scenario-file format)."""
+        return settings.to_dict()
+
+    def batch_job(self, settings: LuckySettings, lineup: list[PlayerSpec], with_rows: bool):
+        """The kernel batch for these settings and players."""
+        from zooanalysis.games.lucky_lions.batch import make_batch
+
+        codes = np.array([strategy_code(p) for p in lineup], dtype=np.int64)
+        params = np.array([strategy_params(p) for p in lineup], dtype=np.float64)
+        return make_batch(settings, codes, params, with_rows)
+
+    def tables(
+        self, totals: BatchResult, settings: LuckySettings, lineup: list[PlayerSpec]
+    ) -> dict[str, pd.DataFrame]:
+        """Result tables: seats, points, cards won, turns, battles, rolls, ties, powers, leads."""
+        return result_tables(totals, [p.label for p in lineup])
+
+    def win_counts(self, totals: BatchResult, lineup: list[PlayerSpec]) -> tuple[int, np.ndarray]:
+        """(games, wins per seat) straight from the kernel's counts."""
+        return int(totals["games"][0]), totals["wins"]
+
+    def row_standings(self, result: BatchResult) -> np.ndarray:
+        """More points finish ahead."""
+        return result["row_points"].astype(np.int64)
+
+    def deck_text(self, settings: LuckySettings, seed: int | None, as_toml: bool) -> str:
+        """A generated print (``seed``, default ``deck_seed``) or the settings' deck file,
+        with its Animal Cards and each animal's exact strength on it; or a deck file."""
+        if settings.deck not in (GENERATED, FIXED):
+            if seed is not None:
+                raise UserError(f"--seed: the scenario plays the deck file {settings.deck}")
+            cards, where = settings.fixed_cards, f"deck file {settings.deck}"
+        else:
+            seed = settings.deck_seed if seed is None else seed
+            cards = generate_zoo_cards(settings.generator, seed)
+            where = f"generated print, seed {seed}"
+        counts = dict(zip(ANIMALS, settings.animal_counts[: len(ANIMALS)], strict=True))
+        wild = dict(zip(ANIMALS, settings.animal_counts[len(ANIMALS) :], strict=True))
+        if as_toml:
+            return deck_to_toml(cards, counts, wild if settings.wild_animals else None)
+        pool = ", ".join(f"{n} {a}" for a, n in counts.items())
+        if settings.wild_animals:
+            pool += "; wild: " + ", ".join(f"{n} {a}" for a, n in wild.items())
+        mix = np.array(settings.animal_counts[: len(ANIMALS)], dtype=float)
+        mix += np.array(settings.animal_counts[len(ANIMALS) :], dtype=float)
+        strength = animal_summary(cards, mix)
+        lines = [f"Lucky Lions Zoo Cards ({where}):", "", describe_deck(cards), ""]
+        lines += [f"Animal Cards: {pool}", ""]
+        lines += [
+            "Animal strength on this deck (exact: expected win - loss of one roll against",
+            "the dice's animal mix; best pick: share of cards where it is the best animal):",
+        ]
+        lines += [
+            f"  {animal:<9} {row.mean_strength:+.3f} (sd over cards {row.std_strength:.3f}), "
+            f"points-weighted {row.weighted_mean_strength:+.3f}, best pick "
+            f"{row.best_pick_share:.0%}"
+            for animal, row in strength.iterrows()
+        ]
+        return "\n".join(lines)
+
+    def report_sections(self, run) -> list:
+        """Cycle dominance, ties and whole-game figures for ``zoosim report``."""
+        from zooanalysis.games.lucky_lions.report import report_sections
+
+        return report_sections(run)
+
+    def run_class(self) -> type:
+        """Runs of this game load as :class:`LuckyLionsRun`."""
+        from zooanalysis.games.lucky_lions.analysis import LuckyLionsRun
+
+        return LuckyLionsRun
+
+
+def result_tables(totals: BatchResult, labels: list[str]) -> dict[str, pd.DataFrame]:
+    """Turn the summed count arrays into long, self-describing DataFrames.
+
+    Histogram bins at the top hold "that many or more" (points 63+, turns 1023+, die size
+    63+, Zoo Cards won 63+, lead changes 63+).
+    """
+    games = int(totals["games"][0])
+    players = len(labels)
+    won_hist = totals["cards_won_hist"]
+    seats = pd.DataFrame(
+        {
+            "seat": np.arange(players),
+            "strategy": labels,
+            "games": games,
+            "wins": totals["wins"],
+            "sole_wins": totals["sole_wins"],
+            "points_sum": totals["points_sum"],
+            "points_squares": totals["points_squares"],
+            "cards_won_sum": won_hist @ np.arange(won_hist.shape[1]),
+            "cards_won_squares": won_hist @ np.arange(won_hist.shape[1]) ** 2,
+            "draws_instead": totals["draws_instead"],
+        }
+    )
+    rolls = nonzero_cells(totals["rolls"], ["card_type", "die_size", "result"])
+    rolls = (
+        rolls.pivot_table(
+            index=["card_type", "die_size"], columns="result", values="count", fill_value=0
+        )
+        .reindex(columns=range(len(RESULT_NAMES)), fill_value=0)
+        .astype(np.int64)
+    )
+    rolls.columns = list(RESULT_NAMES)
+    rolls = rolls.reset_index()
+    rolls.insert(1, "animal", pd.Categorical.from_codes(rolls["card_type"] % 5, ANIMALS))
+    rolls.insert(2, "wild", rolls["card_type"] >= len(ANIMALS))
+    rolls["card_type"] = pd.Categorical.from_codes(rolls["card_type"], CARD_TYPE_NAMES)
+    battles = pd.DataFrame(
+        {
+            "cycle_size": np.arange(totals["battles"].shape[0]),
+            "battles": totals["battles"].sum(axis=1),
+            "tied_battles": totals["battles"][:, 1],
+        }
+    )
+    battles = battles[battles["battles"] > 0].reset_index(drop=True)
+    return {
+        "seats": seats,
+        "points": nonzero_cells(totals["points_hist"], ["seat", "points"], "games"),
+        "cards_won": nonzero_cells(totals["cards_won_hist"], ["seat", "cards_won"], "games"),
+        "turns": histogram(totals["turns_hist"], "turns"),
+        "end_reasons": pd.DataFrame({"reason": list(END_REASONS), "games": totals["end_reasons"]}),
+        "battles": battles,
+        "rolls": rolls,
+        "ties": pd.DataFrame({"settled_by": list(TIE_NAMES), "battles": totals["ties"]}),
+        "powers": pd.DataFrame({"power": list(POWER_NAMES), "uses": totals["powers"]}),
+        "lead_changes": histogram(totals["lead_changes"], "lead_changes"),
+        "settled": pd.DataFrame(
+            {
+                "settled_percent": np.arange(SETTLED_BINS) * (100 // SETTLED_BINS),
+                "games": totals["settled"],
+            }
+        ),
+    }
+
+
+GAME = LuckyLionsGame()
