@@ -343,6 +343,20 @@ def test_every_game_keeps_every_card_in_one_place(flags, players, fixed, seed, n
     if record.end_reason == END_POINTS:
         assert best >= rules.points_to_win and len(record.winners) == 1
     assert record.turns == len(record.battles)
+    # score trajectory: brute force over the score checks (zooanalysis.trajectory)
+    leaders = [leader for _, leader in record.checks]
+    sole = [leader for leader in leaders if leader >= 0]
+    assert record.lead_changes == sum(a != b for a, b in zip(sole, sole[1:], strict=False))
+    if len(record.winners) == 1:
+        (winner,) = record.winners
+        settled = min(
+            t
+            for t in range(record.turns + 1)
+            if all(leader == winner for turn, leader in record.checks if turn >= t)
+        )
+        assert record.settled_turn == settled
+    else:
+        assert record.settled_turn == -1
 
 
 def test_same_game_index_same_game() -> None:

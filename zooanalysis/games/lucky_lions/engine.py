@@ -44,6 +44,7 @@ from zooanalysis.games.lucky_lions.rules import LuckySettings
 from zooanalysis.games.lucky_lions.strategies import STRATEGIES, strategy_code, strategy_params
 from zooanalysis.rng import below, game_stream, shuffle
 from zooanalysis.strategy_spec import PlayerSpec, parse_lineup
+from zooanalysis.trajectory import count_lead_changes, settled_move, sole_leader
 
 END_POINTS = 0
 END_DECK = 1
@@ -326,9 +327,12 @@ class GameRecord:
     """Wild Animals powers used (indices into POWER_NAMES)."""
     draws_instead: list[int] = field(default_factory=list)
     """Seats that refused a won card and drew Animal Cards instead."""
+    checks: list[tuple[int, int]] = field(default_factory=list)
+    """Score checks (after every score change): (0-based turn, sole leader or -1)."""
     lead_changes: int = 0
     settled_turn: int = -1
-    """0-based turn from which the single winner led alone at every later score change."""
+    """The first 0-based turn from which the single winner was sole leader at every score
+    check (``zooanalysis.trajectory``); -1 without a single winner."""
 
 
 @dataclass
@@ -348,10 +352,6 @@ class GameState:
     out_of_game: list[ZooCard] = field(default_factory=list)
     discard_pile: list[int] = field(default_factory=list)
     record: GameRecord | None = None
-    leader: int = -1
-    """The last sole leader (most points alone), -1 before anyone led alone."""
-    run_leader: int = -1
-    run_start: int = 0
 
     @property
     def scores(self) -> list[int]:
@@ -790,17 +790,8 @@ def award(
 
 
 def note_leader(state: GameState) -> None:
-    """After a score change: count lead changes and when the current sole lead began."""
-    scores = state.scores
-    best = max(scores)
-    leader = scores.index(best) if scores.count(best) == 1 else -1
-    if leader >= 0 and state.leader >= 0 and leader != state.leader:
-        state.record.lead_changes += 1
-    if leader >= 0:
-        state.leader = leader
-    if leader != state.run_leader:
-        state.run_leader = leader
-        state.run_start = state.record.turns
+    """A score check after a score change: who leads alone now (-1: nobody)."""
+    state.record.checks.append((state.record.turns, sole_leader(state.scores)))
 
 
 # --- a whole game ------------------------------------------------------------------------------
@@ -834,8 +825,11 @@ def play_game(
     best = max(record.scores)
     record.winners = [seat for seat, points in enumerate(record.scores) if points == best]
     record.cards_won = [len(p.won) for p in state.players]
-    if len(record.winners) == 1 and state.run_leader == record.winners[0]:
-        record.settled_turn = state.run_start
+    turns = [turn for turn, _ in record.checks]
+    leaders = [leader for _, leader in record.checks]
+    record.lead_changes = count_lead_changes(leaders)
+    if len(record.winners) == 1:
+        record.settled_turn = settled_move(turns, leaders, record.winners[0])
     return record
 
 

@@ -26,8 +26,8 @@ from zooanalysis.games.lucky_lions.rules import (
     validate,
 )
 from zooanalysis.games.lucky_lions.strategies import STRATEGIES, strategy_code, strategy_params
-from zooanalysis.games.lucky_lions.tallies import SETTLED_BINS
 from zooanalysis.strategy_spec import PlayerSpec
+from zooanalysis.trajectory import lead_changes_table, settled_table
 
 CARD_TYPE_NAMES = tuple(ANIMALS) + tuple(f"wild {animal}" for animal in ANIMALS)
 """Animal Card types as text: the plain animals, then the Wild Animals cards."""
@@ -187,13 +187,8 @@ def result_tables(totals: BatchResult, labels: list[str]) -> dict[str, pd.DataFr
         "rolls": rolls,
         "ties": pd.DataFrame({"settled_by": list(TIE_NAMES), "battles": totals["ties"]}),
         "powers": pd.DataFrame({"power": list(POWER_NAMES), "uses": totals["powers"]}),
-        "lead_changes": histogram(totals["lead_changes"], "lead_changes"),
-        "settled": pd.DataFrame(
-            {
-                "settled_percent": np.arange(SETTLED_BINS) * (100 // SETTLED_BINS),
-                "games": totals["settled"],
-            }
-        ),
+        "lead_changes": lead_changes_table(totals["lead_changes"]),
+        "settled": settled_table(totals["settled"]),
     }
 
 

@@ -122,10 +122,11 @@ DECK_TOP = 1
 MARKET_N = 2
 TURNS = 3
 LEADER = 4
-RUN_LEADER = 5
-RUN_START = 6
+STREAK_LEADER = 5
+STREAK_START = 6
 LEAD_CHANGES = 7
-GAME_SCALARS = 8
+LAST_CHECK = 8
+GAME_SCALARS = 9
 
 
 def play_batch(
@@ -588,9 +589,10 @@ def _play_batch(
         gs[MARKET_N] = market_n
         gs[TURNS] = 0
         gs[LEADER] = -1
-        gs[RUN_LEADER] = -1
-        gs[RUN_START] = 0
+        gs[STREAK_LEADER] = -2  # no score check yet
+        gs[STREAK_START] = 0
         gs[LEAD_CHANGES] = 0
+        gs[LAST_CHECK] = -1
 
         # ---- turns (engine.play_game) ----
         active = 0
@@ -1008,7 +1010,8 @@ def _play_batch(
                         ):
                             reshuffled[receiver] = 1
                             _shuffle_die(die, receiver, dlen[receiver], stream)
-                        # note_leader: lead changes, and when the current sole lead began
+                        # note_leader (a score check): lead changes, and the first turn
+                        # from which the current sole leader (or none) led at every check
                         best = scores[0]
                         for q in range(1, players):
                             best = max(best, scores[q])
@@ -1022,9 +1025,10 @@ def _play_batch(
                             gs[LEAD_CHANGES] += 1
                         if leader >= 0:
                             gs[LEADER] = leader
-                        if leader != gs[RUN_LEADER]:
-                            gs[RUN_LEADER] = leader
-                            gs[RUN_START] = gs[TURNS]
+                        if leader != gs[STREAK_LEADER]:
+                            gs[STREAK_LEADER] = leader
+                            gs[STREAK_START] = gs[LAST_CHECK] + 1
+                        gs[LAST_CHECK] = gs[TURNS]
 
             gs[TURNS] += 1
             best = scores[0]
@@ -1060,8 +1064,8 @@ def _play_batch(
         t_turns[min(turns, TURN_BINS - 1)] += 1
         t_end[end_reason] += 1
         t_lead[min(gs[LEAD_CHANGES], LEAD_BINS - 1)] += 1
-        if n_best == 1 and gs[RUN_LEADER] == sole:
-            settled = gs[RUN_START]
+        if n_best == 1:
+            settled = gs[STREAK_START] if gs[STREAK_LEADER] == sole else gs[LAST_CHECK] + 1
             t_settled[min(SETTLED_BINS - 1, (SETTLED_BINS * settled) // max(turns, 1))] += 1
         if write_rows:
             for q in range(players):

@@ -23,6 +23,8 @@ from zooanalysis.games.lucky_lions.engine import (
 )
 from zooanalysis.games.lucky_lions.flat import N_TYPES
 from zooanalysis.games.lucky_lions.rules import LuckySettings
+from zooanalysis.trajectory import LEAD_CHANGE_BINS as LEAD_BINS
+from zooanalysis.trajectory import SETTLED_BINS, settled_bin
 
 POINT_BINS = 64
 TURN_BINS = 1024
@@ -30,8 +32,6 @@ DIE_BINS = 64
 CARDS_WON_BINS = 64
 CYCLE_BINS = 6
 """Cycle sizes 0-5 (index = size)."""
-LEAD_BINS = 64
-SETTLED_BINS = 20
 
 
 def new_totals(players: int) -> dict[str, np.ndarray]:
@@ -67,11 +67,6 @@ def new_rows(games: int, players: int) -> dict[str, np.ndarray]:
         "row_turns": np.zeros(games, dtype=np.int32),
         "row_end": np.zeros(games, dtype=np.int8),
     }
-
-
-def settled_bin(settled_turn: int, turns: int) -> int:
-    """The 5%-of-the-game bin in which the winner's lasting lead began."""
-    return min(SETTLED_BINS - 1, (SETTLED_BINS * settled_turn) // max(turns, 1))
 
 
 def tally(record: GameRecord, totals: dict[str, np.ndarray]) -> None:
