@@ -113,6 +113,9 @@ def test_whole_game_figures_have_intervals(base_run) -> None:
     summary = base_run.summary()
     for text in ("Animal strength (exact", "Ties by cycle size", "Game length", "Zoo Cards won"):
         assert text in summary
+    first_card = base_run.cycle_dominance().iloc[0]
+    assert f" 1 {first_card['card_text']}" in summary, "every Zoo Card of print 1 is listed"
+    assert "Shown cards in games" in summary
 
 
 def test_expansions_show_up_in_the_tables(everything_run) -> None:
@@ -187,3 +190,16 @@ def test_report_states_the_runs_own_numbers(base_run, tmp_path: Path) -> None:
     for name in ("lucky_dominance_matrices", "lucky_animal_strength", "lucky_tie_rate"):
         assert (out / "figures" / f"{name}.png").is_file()
         assert (out / "figures" / f"{name}.svg").is_file()
+
+
+def test_variants_sweep_file_runs_and_reports(tmp_path: Path) -> None:
+    """The shipped variants sweep, with few games per cell: 8 cells and their figures."""
+    sweep = tmp_path / "sweep.toml"
+    text = (EVERYTHING.parent / "sweep-lucky-lions-variants.toml").read_text(encoding="utf-8")
+    sweep.write_text(text.replace('games = "2e4"', 'games = "300"'), encoding="utf-8")
+    assert zoosim("sweep", sweep, "--out", tmp_path / "cells") == 0
+    cells = pd.read_parquet(tmp_path / "cells" / "cells.parquet")
+    assert len(cells) == 8 and {"tie_rate", "turns_mean", "die_size_mean"} <= set(cells.columns)
+    assert zoosim("report", tmp_path / "cells", "-o", tmp_path / "report") == 0
+    for name in ("sweep_win_rate", "sweep_metrics"):
+        assert (tmp_path / "report" / "figures" / f"{name}.png").is_file()

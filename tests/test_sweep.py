@@ -98,8 +98,15 @@ def test_bad_sweep_files_are_one_line(
     assert not (tmp_path / "out").exists()
 
 
-def test_the_shipped_sweep_file_is_valid() -> None:
-    sweep = load_sweep(
-        Path(__file__).parent.parent / "simulations" / "sweep-bluff-doubt-vs-points.toml"
-    )
-    assert len(sweep.cells()) == 25
+@pytest.mark.parametrize(
+    ("name", "game", "cells"),
+    [
+        ("sweep-bluff-doubt-vs-points.toml", "bluff", 25),
+        ("sweep-lucky-lions-variants.toml", "lucky-lions", 8),
+        ("sweep-zoology-guess-threshold.toml", "zoology", 20),
+    ],
+)
+def test_the_shipped_sweep_files_are_valid(name: str, game: str, cells: int) -> None:
+    sweep = load_sweep(Path(__file__).parent.parent / "simulations" / name)
+    assert sweep.game.name == game
+    assert len(sweep.cells()) == cells

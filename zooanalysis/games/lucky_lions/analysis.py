@@ -244,6 +244,7 @@ class LuckyLionsRun(Run):
                 f"{row.strength_uniform:+.3f}  dice {row.strength_dice:+.3f}{spread}  best pick "
                 f"{row.best_pick_share_dice:.0%} of cards"
             )
+        lines += ["", *self._card_lines(rules)]
         lines += ["", "Shown cards in games: won the battle alone (95% CI), and tied:"]
         for card_type, row in self.animal_results().iterrows():
             rate = format_rate(row.won_rate, row.won_ci_low, row.won_ci_high, int(row.shown))
@@ -288,6 +289,23 @@ class LuckyLionsRun(Run):
             lines += ["", "Wild Animals powers used per game:"]
             lines += [f"  {name:<29} {row.per_game:.3f}" for name, row in powers.iterrows()]
         return "\n".join(lines)
+
+
+    def _card_lines(self, rules: LuckySettings) -> list[str]:
+        """Each Zoo Card of the deck (print 1 of fresh decks): tie chance, best picks."""
+        which = "the first generated print" if rules.fresh_decks else "the run's deck"
+        table = self.cycle_dominance()
+        lines = [
+            f"Zoo Cards of {which} (exact: chance that two dice cards tie, best pick against",
+            "the dice's animals; every animal on every card: run.cycle_dominance()):",
+        ]
+        for card, rows in table.groupby("card", sort=True):
+            best = ", ".join(rows.loc[rows["best_pick_dice"], "animal"].astype(str))
+            lines.append(
+                f"  {card + 1:>2} {rows['card_text'].iloc[0]:<58} tie "
+                f"{rows['card_tie_probability'].iloc[0]:>4.0%}  best {best}"
+            )
+        return lines
 
 
 def describe_rules(rules: LuckySettings) -> str:
