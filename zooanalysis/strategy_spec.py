@@ -14,6 +14,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from zooanalysis.errors import UserError
 
 _REPEAT_RE = re.compile(r"(?P<name>.*?)\s*\*\s*(?P<count>[^*]*)")
@@ -285,3 +287,12 @@ def parse_lineup(
         player = _build_player(name, tokens, table, option, text, part)
         players.extend([player] * count)
     return players
+
+
+def params_array(player: PlayerSpec, size: int) -> np.ndarray:
+    """The player's parameter values in declaration order as the float array compiled
+    strategies read, zero-padded to ``size``."""
+    values = np.zeros(size, dtype=np.float64)
+    for index, (_, value) in enumerate(player.params):
+        values[index] = value
+    return values

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
+from zooanalysis.errors import SettingsError
 from zooanalysis.strategy_spec import PlayerSpec, StrategyInfo
 
 if TYPE_CHECKING:
@@ -41,9 +43,28 @@ class Game(ABC):
     def settings_from_table(self, table: Mapping[str, Any]) -> Any:
         """Validated settings from a scenario file's ``[settings]`` table (may be empty)."""
 
-    @abstractmethod
+    min_players: int = 2
+    max_players: int = 6
+
     def settings_for_lineup(self, settings: Any, lineup: list[PlayerSpec]) -> Any:
-        """Settings adjusted and checked for this lineup (e.g. the player count)."""
+        """The settings with ``players`` set to the lineup's length, checked against
+        ``min_players``/``max_players`` and :meth:`validate_settings` (settings are a frozen
+        dataclass with a ``players`` field; a game with other needs overrides this)."""
+        count = len(lineup)
+        if not self.min_players <= count <= self.max_players:
+            raise SettingsError(
+                "players",
+                f"{count} players: {self.title} is for {self.min_players} to "
+                f"{self.max_players} players",
+            )
+        adjusted = replace(settings, players=count)
+        self.validate_settings(adjusted)
+        return adjusted
+
+    def validate_settings(self, settings: Any) -> None:
+        """Reject settings no game can be played with, once the player count is set (raise
+        ``SettingsError``); the default accepts them."""
+        return None
 
     @abstractmethod
     def settings_dict(self, settings: Any) -> dict[str, Any]:

@@ -9,7 +9,7 @@ import pandas as pd
 
 from zooanalysis.games.bluff import odds
 from zooanalysis.games.bluff.rules import settings_from_table
-from zooanalysis.results import Run, add_rate, mean_with_interval
+from zooanalysis.results import Run, add_rate, histogram_summary, mean_with_interval
 from zooanalysis.stats import format_rate, rate_table
 
 DOUBT_GROUPS = (
@@ -108,27 +108,7 @@ class BluffRun(Run):
         rows = {}
         for name in ("rounds", "moves"):
             histogram = self.table(name).groupby(name)["games"].sum()  # rotations merged
-            values, counts = histogram.index.to_numpy(), histogram.to_numpy()
-            total = counts.sum()
-            mean = (values * counts).sum() / total
-            squares = (values.astype(float) ** 2 * counts).sum()
-            _, low, high = mean_with_interval((values * counts).sum(), squares, total)
-            cumulative = np.cumsum(counts) / total
-            quantile = {
-                q: int(values[np.searchsorted(cumulative, q)]) for q in (0.1, 0.25, 0.5, 0.75, 0.9)
-            }
-            rows[name] = {
-                "mean": mean,
-                "ci_low": low,
-                "ci_high": high,
-                "p10": quantile[0.1],
-                "p25": quantile[0.25],
-                "median": quantile[0.5],
-                "p75": quantile[0.75],
-                "p90": quantile[0.9],
-                "max": int(values.max()),
-                "n": int(total),
-            }
+            rows[name] = histogram_summary(histogram)
         return pd.DataFrame(rows).T
 
     def end_reasons(self) -> pd.DataFrame:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from zooanalysis.errors import SettingsError, UserError
+from zooanalysis.errors import UserError
 from zooanalysis.games.base import BatchResult, Game
 from zooanalysis.games.bluff import kernel, odds
 from zooanalysis.games.bluff.cards import KINDS
@@ -72,25 +72,17 @@ class BluffGame(Game):
     name = "bluff"
     title = "Bluff in Zoo"
     strategies = STRATEGIES
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
     default_lineup = "bayes,bayes,cautious,random"
 
     def settings_from_table(self, table: Mapping[str, Any]) -> BluffSettings:
         """Validated settings from a scenario's ``[settings]`` table."""
         return settings_from_table(table)
 
-    def settings_for_lineup(
-        self, settings: BluffSettings, lineup: list[PlayerSpec]
-    ) -> BluffSettings:
-        """The settings with ``players`` set to the lineup's length, validated."""
-        if not MIN_PLAYERS <= len(lineup) <= MAX_PLAYERS:
-            raise SettingsError(
-                "players",
-                f"{len(lineup)} players: Bluff in Zoo is for {MIN_PLAYERS} to "
-                f"{MAX_PLAYERS} players",
-            )
-        adjusted = replace(settings, players=len(lineup))
-        validate(adjusted)
-        return adjusted
+    def validate_settings(self, settings: BluffSettings) -> None:
+        """Reject settings no game can be played with (e.g. too few cards to deal)."""
+        validate(settings)
 
     def settings_dict(self, settings: BluffSettings) -> dict[str, Any]:
         """Settings as a nested dict (the scenario-file format)."""

@@ -32,7 +32,7 @@ from zooanalysis.games.bluff.policy_math import (
     store_mode_probabilities,
 )
 from zooanalysis.rng import below, uniform
-from zooanalysis.strategy_spec import ParamSpec, PlayerSpec, StrategyInfo
+from zooanalysis.strategy_spec import ParamSpec, PlayerSpec, StrategyInfo, params_array
 
 MOVE_DOUBT = 0
 MOVE_HAND = 1
@@ -109,10 +109,7 @@ def strategy_code(player: PlayerSpec) -> int:
 
 def strategy_params(player: PlayerSpec) -> np.ndarray:
     """The player's parameters as the float array the compiled strategies read."""
-    values = np.zeros(MAX_PARAMS, dtype=np.float64)
-    for index, (_, value) in enumerate(player.params):
-        values[index] = value
-    return values
+    return params_array(player, MAX_PARAMS)
 
 
 # --- shared pieces --------------------------------------------------------------------------

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from zooanalysis.count_tables import histogram, nonzero_cells
-from zooanalysis.errors import SettingsError, UserError
+from zooanalysis.errors import UserError
 from zooanalysis.games.base import BatchResult, Game
 from zooanalysis.games.lucky_lions.cards import ANIMALS
 from zooanalysis.games.lucky_lions.decks import deck_to_toml, describe_deck, generate_zoo_cards
@@ -40,24 +39,17 @@ class LuckyLionsGame(Game):
     name = "lucky-lions"
     title = "Lucky Lions"
     strategies = STRATEGIES
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
     default_lineup = "greedy,greedy,random,random"
 
     def settings_from_table(self, table: Mapping[str, Any]) -> LuckySettings:
         """Validated settings from a scenario's ``[settings]`` table."""
         return settings_from_table(table)
 
-    def settings_for_lineup(
-        self, settings: LuckySettings, lineup: list[PlayerSpec]
-    ) -> LuckySettings:
-        """The settings with ``players`` set to the lineup's length, validated."""
-        if not MIN_PLAYERS <= len(lineup) <= MAX_PLAYERS:
-            raise SettingsError(
-                "players",
-                f"{len(lineup)} players: Lucky Lions is for {MIN_PLAYERS} to {MAX_PLAYERS} players",
-            )
-        adjusted = replace(settings, players=len(lineup))
-        validate(adjusted)
-        return adjusted
+    def validate_settings(self, settings: LuckySettings) -> None:
+        """Reject settings no game can be played with (e.g. too few cards to deal)."""
+        validate(settings)
 
     def settings_dict(self, settings: LuckySettings) -> dict[str, Any]:
         """Settings as a nested dict (the scenario-file format)."""

@@ -43,7 +43,7 @@ from zooanalysis.games.lucky_lions.flat import (
     mark_winners,
 )
 from zooanalysis.rng import below, uniform
-from zooanalysis.strategy_spec import ParamSpec, PlayerSpec, StrategyInfo
+from zooanalysis.strategy_spec import ParamSpec, PlayerSpec, StrategyInfo, params_array
 
 # The equilibrium chooser calls scipy from compiled code (objmode): it holds the GIL for that
 # call only, which is what this compile-time warning says.
@@ -97,10 +97,7 @@ def strategy_code(player: PlayerSpec) -> int:
 
 def strategy_params(player: PlayerSpec) -> np.ndarray:
     """The player's parameters as the float array the compiled strategies read."""
-    values = np.zeros(MAX_PARAMS, dtype=np.float64)
-    for index, (_, value) in enumerate(player.params):
-        values[index] = value
-    return values
+    return params_array(player, MAX_PARAMS)
 
 
 # --- what a player may estimate ----------------------------------------------------------------
