@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from zooanalysis.count_tables import histogram, nonzero_cells
 from zooanalysis.errors import UserError
 from zooanalysis.games.base import BatchResult, Game
 from zooanalysis.games.bluff import kernel, odds
@@ -160,7 +161,7 @@ def result_tables(totals: BatchResult, labels: list[str]) -> dict[str, pd.DataFr
     )
     for move, name in enumerate(MOVE_NAMES):
         seats[f"moves_{name}"] = totals["move_counts"][:, move]
-    doubts = _nonzero_cells(
+    doubts = nonzero_cells(
         totals["doubts"],
         [
             "claimed_count",
@@ -173,7 +174,7 @@ def result_tables(totals: BatchResult, labels: list[str]) -> dict[str, pd.DataFr
         ],
     )
     doubts = _split_outcome(doubts, "claim_held", ["doubt_succeeded", "doubt_failed"])
-    claims = _nonzero_cells(
+    claims = nonzero_cells(
         totals["claims"],
         ["seat", "claimed_count", "kind", "pile_size", "move", "claim_true"],
     )
@@ -182,29 +183,20 @@ def result_tables(totals: BatchResult, labels: list[str]) -> dict[str, pd.DataFr
         table["kind"] = pd.Categorical.from_codes(table["kind"], KINDS)
     doubts["claimant_move"] = pd.Categorical.from_codes(doubts["claimant_move"], CLAIM_MOVES)
     claims["move"] = pd.Categorical.from_codes(claims["move"], CLAIM_MOVES)
-    points = _nonzero_cells(totals["points_hist"], ["seat", "points"]).rename(
+    points = nonzero_cells(totals["points_hist"], ["seat", "points"]).rename(
         columns={"count": "games"}
     )
     return {
         "seats": seats,
         "points": points,
-        "rounds": _histogram(totals["rounds_hist"], "rounds"),
-        "moves": _histogram(totals["moves_hist"], "moves"),
+        "rounds": histogram(totals["rounds_hist"], "rounds"),
+        "moves": histogram(totals["moves_hist"], "moves"),
         "end_reasons": pd.DataFrame({"reason": list(END_REASONS), "games": totals["end_reasons"]}),
         "lead_changes": lead_changes_table(totals["lead_changes_hist"]),
         "settled": settled_table(totals["settled_hist"]),
         "doubts": doubts,
         "claims": claims,
     }
-
-
-def _nonzero_cells(counts: np.ndarray, names: list[str]) -> pd.DataFrame:
-    index = np.nonzero(counts)
-    table = pd.DataFrame(
-        {name: axis.astype(np.int64) for name, axis in zip(names, index, strict=True)}
-    )
-    table["count"] = counts[index]
-    return table
 
 
 def _split_outcome(table: pd.DataFrame, outcome: str, names: list[str]) -> pd.DataFrame:
@@ -216,11 +208,6 @@ def _split_outcome(table: pd.DataFrame, outcome: str, names: list[str]) -> pd.Da
     wide = wide.reindex(columns=[0, 1], fill_value=0)
     wide.columns = names
     return wide.reset_index().astype({name: np.int64 for name in names})
-
-
-def _histogram(counts: np.ndarray, name: str) -> pd.DataFrame:
-    values = np.nonzero(counts)[0]
-    return pd.DataFrame({name: values.astype(np.int64), "games": counts[values]})
 
 
 GAME = BluffGame()
