@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -346,7 +348,7 @@ def test_every_game_keeps_every_card_in_one_place(flags, players, fixed, seed, n
     # score trajectory: brute force over the score checks (zooanalysis.trajectory)
     leaders = [leader for _, leader in record.checks]
     sole = [leader for leader in leaders if leader >= 0]
-    assert record.lead_changes == sum(a != b for a, b in zip(sole, sole[1:], strict=False))
+    assert record.lead_changes == sum(a != b for a, b in pairwise(sole))
     if len(record.winners) == 1:
         (winner,) = record.winners
         settled = min(

@@ -14,17 +14,9 @@ import numpy as np
 import pytest
 
 from zooanalysis.games.zoology import engine, kernel
-from zooanalysis.games.zoology.beliefs import add_evidence
 from zooanalysis.games.zoology.engine import BuiltinStrategy, Observation, play_game
 from zooanalysis.games.zoology.rules import ZoologySettings
-from zooanalysis.games.zoology.strategies import (
-    choose_question,
-    new_work,
-    own_information,
-    strategy_code,
-    strategy_params,
-    team_information,
-)
+from zooanalysis.games.zoology.strategies import new_work, own_information, team_information
 
 
 def own_variants(observation: Observation) -> list[int]:
@@ -51,63 +43,20 @@ class Checker:
         for field in ("neutrals", "removed"):
             assert -1 not in getattr(observation, field)
 
-    def _loglik(self, observation: Observation, own: int) -> np.ndarray:
-        rules = observation.settings
-        board = np.asarray(observation.board, dtype=np.int64)
-        loglik = np.zeros(len(rules.animals))
-        neutrals = np.asarray(observation.neutrals, dtype=np.int64)
-        for _, card, votes in observation.history:
-            add_evidence(
-                loglik,
-                observation.seat,
-                card,
-                with_own(observation, own),
-                observation.players,
-                neutrals,
-                len(neutrals),
-                np.asarray(votes, dtype=np.int64),
-                board,
-                len(board),
-                rules.scores,
-                rules.weights,
-            )
-        return loglik
-
     def choose_question(self, observation: Observation, rng: np.ndarray) -> int:
         self._check_observation(observation)
         rules = observation.settings
-        board = np.asarray(observation.board, dtype=np.int64)
-        neutrals = np.asarray(observation.neutrals, dtype=np.int64)
+        _, neutrals, board = observation.arrays()
         probs, _, _ = observation.beliefs()
-        removed = np.zeros(len(rules.animals), dtype=np.bool_)
-        removed[list(observation.removed)] = True
+        removed = observation.removed_mask()
         answers = set()
         for own in own_variants(observation):
             animals = with_own(observation, own)
             np.testing.assert_array_equal(
-                self._loglik(observation, own), self._loglik(observation, -1)
+                observation.loglik(animals), observation.loglik(with_own(observation, -1))
             )
             stream = rng.copy()
-            work = new_work(len(rules.animals))
-            index = choose_question(
-                strategy_code(self.inner.player),
-                strategy_params(self.inner.player),
-                observation.seat,
-                np.asarray(observation.hand, dtype=np.int64),
-                len(observation.hand),
-                animals,
-                observation.players,
-                neutrals,
-                len(neutrals),
-                probs,
-                removed,
-                board,
-                len(board),
-                rules.scores,
-                rules.weights,
-                stream,
-                work,
-            )
+            index = self.inner.choose_question(observation, stream, animals)
             work = new_work(len(rules.animals))
             informations = tuple(
                 (
@@ -123,10 +72,7 @@ class Checker:
                         len(board),
                         rules.scores,
                         rules.weights,
-                        work[2],
-                        work[3],
-                        work[4],
-                        work[5],
+                        work,
                     ),
                     team_information(
                         card,
@@ -141,11 +87,7 @@ class Checker:
                         len(board),
                         rules.scores,
                         rules.weights,
-                        work[2],
-                        work[3],
-                        work[4],
-                        work[5],
-                        work[0],
+                        work,
                     ),
                 )
                 for card in observation.hand
@@ -158,12 +100,10 @@ class Checker:
     def guess(self, observation: Observation, rng: np.ndarray, free: bool) -> int:
         self._check_observation(observation)
         rules = observation.settings
-        board = np.asarray(observation.board, dtype=np.int64)
-        neutrals = np.asarray(observation.neutrals, dtype=np.int64)
-        removed = np.zeros(len(rules.animals), dtype=np.bool_)
-        removed[list(observation.removed)] = True
+        _, neutrals, board = observation.arrays()
+        removed = observation.removed_mask()
         loglik = np.zeros((observation.players, len(rules.animals)))
-        loglik[observation.seat] = self._loglik(observation, -1)
+        loglik[observation.seat] = observation.loglik(with_own(observation, -1))
         results = set()
         for own in own_variants(observation):
             excluded = np.zeros(len(rules.animals), dtype=np.bool_)

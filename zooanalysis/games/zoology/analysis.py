@@ -84,10 +84,7 @@ def card_information(
                 len(board),
                 settings.scores,
                 settings.weights,
-                work[2],
-                work[3],
-                work[4],
-                work[5],
+                work,
             )
     ids = [q.id for q in settings.questions]
     return pd.Series(totals / deals * _NATS_TO_BITS, index=pd.Index(ids, name="id"))

@@ -89,23 +89,39 @@ class Observation:
         """Number of players."""
         return len(self.seat_animals)
 
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(seat animals, neutral animals, board) as the arrays the compiled functions read."""
+        return (
+            np.asarray(self.seat_animals, dtype=np.int64),
+            np.asarray(self.neutrals, dtype=np.int64),
+            np.asarray(self.board, dtype=np.int64),
+        )
+
+    def removed_mask(self) -> np.ndarray:
+        """Per animal: whether a wrong guess removed it."""
+        mask = np.zeros(len(self.settings.animals), dtype=np.bool_)
+        mask[list(self.removed)] = True
+        return mask
+
     def excluded(self) -> np.ndarray:
         """Animals this player knows it does not hold: others', neutral and removed ones."""
-        mask = np.zeros(len(self.settings.animals), dtype=np.bool_)
+        mask = self.removed_mask()
         for other, animal in enumerate(self.seat_animals):
             if other != self.seat:
                 mask[animal] = True
         mask[list(self.neutrals)] = True
-        mask[list(self.removed)] = True
         return mask
 
-    def beliefs(self) -> tuple[np.ndarray, int, float]:
-        """(posterior over every animal, top animal, its probability) from the public votes."""
+    def loglik(self, seat_animals: np.ndarray | None = None) -> np.ndarray:
+        """Log-likelihood of every animal being this player's, from the round's votes.
+
+        ``seat_animals`` replaces :meth:`arrays`' seat animals (a test sets the player's
+        own entry to show it is never read)."""
         settings = self.settings
-        board = np.asarray(self.board, dtype=np.int64)
+        animals, neutrals, board = self.arrays()
+        if seat_animals is not None:
+            animals = seat_animals
         loglik = np.zeros(len(settings.animals), dtype=np.float64)
-        animals = np.asarray(self.seat_animals, dtype=np.int64)
-        neutrals = np.asarray(self.neutrals, dtype=np.int64)
         for _, card, votes in self.history:
             add_evidence(
                 loglik,
@@ -121,8 +137,13 @@ class Observation:
                 settings.scores,
                 settings.weights,
             )
-        probs = np.zeros(len(settings.animals), dtype=np.float64)
-        top, top_probability = posterior(loglik, board, len(board), self.excluded(), probs)
+        return loglik
+
+    def beliefs(self) -> tuple[np.ndarray, int, float]:
+        """(posterior over every animal, top animal, its probability) from the public votes."""
+        board = np.asarray(self.board, dtype=np.int64)
+        probs = np.zeros(len(self.settings.animals), dtype=np.float64)
+        top, top_probability = posterior(self.loglik(), board, len(board), self.excluded(), probs)
         return probs, int(top), float(top_probability)
 
 
@@ -145,25 +166,30 @@ class BuiltinStrategy:
 
     player: PlayerSpec
 
-    def choose_question(self, observation: Observation, rng: np.ndarray) -> int:
-        """Ask the compiled strategy which card to play, from the observation alone."""
+    def choose_question(
+        self, observation: Observation, rng: np.ndarray, seat_animals: np.ndarray | None = None
+    ) -> int:
+        """Ask the compiled strategy which card to play, from the observation alone.
+
+        ``seat_animals`` replaces :meth:`Observation.arrays`' seat animals (a test sets the
+        player's own entry to show it is never read)."""
         settings = observation.settings
         probs, _, _ = observation.beliefs()
-        board = np.asarray(observation.board, dtype=np.int64)
-        removed = np.zeros(len(settings.animals), dtype=np.bool_)
-        removed[list(observation.removed)] = True
+        animals, neutrals, board = observation.arrays()
+        if seat_animals is not None:
+            animals = seat_animals
         index = choose_question(
             strategy_code(self.player),
             strategy_params(self.player),
             observation.seat,
             np.asarray(observation.hand, dtype=np.int64),
             len(observation.hand),
-            np.asarray(observation.seat_animals, dtype=np.int64),
+            animals,
             observation.players,
-            np.asarray(observation.neutrals, dtype=np.int64),
-            len(observation.neutrals),
+            neutrals,
+            len(neutrals),
             probs,
-            removed,
+            observation.removed_mask(),
             board,
             len(board),
             settings.scores,
@@ -386,25 +412,21 @@ def ask_question(
 
 def _own_information(view: Observation, card: int, probs: np.ndarray) -> float:
     settings = view.settings
-    board = np.asarray(view.board, dtype=np.int64)
-    work = new_work(len(settings.animals))
+    animals, neutrals, board = view.arrays()
     return float(
         own_information(
             card,
             view.seat,
-            np.asarray(view.seat_animals, dtype=np.int64),
+            animals,
             view.players,
-            np.asarray(view.neutrals, dtype=np.int64),
-            len(view.neutrals),
+            neutrals,
+            len(neutrals),
             probs,
             board,
             len(board),
             settings.scores,
             settings.weights,
-            work[2],
-            work[3],
-            work[4],
-            work[5],
+            new_work(len(settings.animals)),
         )
     )
 
@@ -428,10 +450,18 @@ def check_guess(state: GameState, seat: int, animal: int) -> None:
 
 
 def place_guess(
-    state: GameState, seat: int, animal: int, phase: int, record: GameRecord, first: bool
+    state: GameState,
+    seat: int,
+    animal: int,
+    phase: int,
+    record: GameRecord,
+    guessed: list[bool],
 ) -> bool:
     """Put a guess token on ``animal`` (checked beforehand with :func:`check_guess`): right,
-    or the animal is removed for everyone."""
+    or the animal is removed for everyone. ``guessed[seat]`` (whether ``seat`` has guessed
+    this round) is read for the record and then set."""
+    first = not guessed[seat]
+    guessed[seat] = True
     state.tokens[seat] -= 1
     correct = animal == state.seat_animals[seat]
     if not correct and animal not in state.removed:
@@ -489,14 +519,31 @@ def free_guess_window(
         check_guess(state, seat, animal)  # all decided on the same board
     winners = []
     for seat, animal in wanted:
-        if place_guess(state, seat, animal, PHASE_FREE, record, not guessed[seat]):
+        if place_guess(state, seat, animal, PHASE_FREE, record, guessed):
             winners.append(seat)
-        guessed[seat] = True
     for seat in winners:
         state.done[seat] = True
     if winners:
         score(state, [(s, state.settings.points_correct_guess, 0) for s in winners], record)
     return bool(winners)
+
+
+def guess_in_turn(
+    state: GameState,
+    seat: int,
+    strategies: Sequence[Strategy],
+    stream: np.ndarray,
+    record: GameRecord,
+    guessed: list[bool],
+) -> bool:
+    """A second chance or cooperative guess: ``seat`` must place a token; returns whether it
+    was right (then ``seat`` is done for the round)."""
+    animal = strategies[seat].guess(observe(state, seat), stream, False)
+    check_guess(state, seat, animal)
+    correct = place_guess(state, seat, animal, PHASE_SECOND, record, guessed)
+    if correct:
+        state.done[seat] = True
+    return correct
 
 
 def second_chance(
@@ -513,12 +560,7 @@ def second_chance(
             if state.done[seat] or state.tokens[seat] == 0:
                 continue
             anyone = True
-            animal = strategies[seat].guess(observe(state, seat), stream, False)
-            first = not guessed[seat]
-            guessed[seat] = True
-            check_guess(state, seat, animal)
-            if place_guess(state, seat, animal, PHASE_SECOND, record, first):
-                state.done[seat] = True
+            if guess_in_turn(state, seat, strategies, stream, record, guessed):
                 score(state, [(seat, state.settings.points_second_chance, 1)], record)
                 if state.over:
                     return
@@ -540,12 +582,7 @@ def cooperative_guessing(
                 continue
             if state.tokens[seat] == 0:
                 return False
-            animal = strategies[seat].guess(observe(state, seat), stream, False)
-            first = not guessed[seat]
-            guessed[seat] = True
-            check_guess(state, seat, animal)
-            if place_guess(state, seat, animal, PHASE_SECOND, record, first):
-                state.done[seat] = True
+            if guess_in_turn(state, seat, strategies, stream, record, guessed):
                 if all(state.done):
                     return True
                 if state.tokens[seat] > 0 and state.settings.gift_token:

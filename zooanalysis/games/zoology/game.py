@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from zooanalysis.count_tables import histogram
 from zooanalysis.errors import SettingsError
 from zooanalysis.games.base import BatchResult, Game
 from zooanalysis.games.zoology import kernel
@@ -24,6 +25,7 @@ from zooanalysis.games.zoology.rules import (
 )
 from zooanalysis.games.zoology.strategies import STRATEGIES, strategy_code, strategy_params
 from zooanalysis.strategy_spec import PlayerSpec
+from zooanalysis.trajectory import lead_changes_table, settled_table
 
 TRIGGERS = ("correct_guess", "supply_empty")
 PHASES = ("free", "second_chance")
@@ -200,8 +202,8 @@ def result_tables(
     questions = settings.questions
     tables = {
         "seats": seats,
-        "rounds": _histogram(totals["rounds_hist"], "rounds"),
-        "turns": _histogram(totals["turns_hist"], "turns"),
+        "rounds": histogram(totals["rounds_hist"], "rounds"),
+        "turns": histogram(totals["turns_hist"], "turns"),
         "end_reasons": pd.DataFrame({"reason": list(END_REASONS), "games": totals["end_reasons"]}),
         "second_chance_triggers": pd.DataFrame(
             {"trigger": list(TRIGGERS), "rounds": totals["triggers"]}
@@ -249,24 +251,9 @@ def result_tables(
             }
         )
     else:
-        tables["lead_changes"] = pd.DataFrame(
-            {
-                "lead_changes": np.arange(kernel.LEAD_BINS),
-                "games": totals["lead_changes_hist"],
-            }
-        )
-        tables["settled"] = pd.DataFrame(
-            {
-                "settled_percent": 5 * np.arange(kernel.SETTLED_BINS),
-                "games": totals["settled_hist"],
-            }
-        )
+        tables["lead_changes"] = lead_changes_table(totals["lead_changes_hist"])
+        tables["settled"] = settled_table(totals["settled_hist"])
     return tables
-
-
-def _histogram(counts: np.ndarray, name: str) -> pd.DataFrame:
-    values = np.nonzero(counts)[0]
-    return pd.DataFrame({name: values.astype(np.int64), "games": counts[values]})
 
 
 GAME = ZoologyGame()

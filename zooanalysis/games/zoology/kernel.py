@@ -248,13 +248,14 @@ def _score(
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _record_guess(
+def _place_guess(
     seat,
-    truth,
     animal,
     phase,
-    first,
-    correct,
+    seat_animals,
+    tokens,
+    guessed,
+    removed,
     guesses,
     right_guesses,
     first_guesses,
@@ -263,17 +264,25 @@ def _record_guess(
     animal_first_right,
     round_wrong,
 ):
+    """``seat`` puts a token on ``animal`` and the guess is counted; a wrong guess removes
+    the animal for everyone. Returns whether it was right (the engine's ``place_guess``)."""
+    tokens[seat] -= 1
+    truth = seat_animals[seat]
+    correct = animal == truth
     guesses[seat, phase] += 1
     if correct:
         right_guesses[seat, phase] += 1
-    if first:
+    if not guessed[seat]:
         first_guesses[seat, phase] += 1
         if correct:
             first_right[seat, phase] += 1
             animal_first_right[truth] += 1
+    guessed[seat] = True
     if not correct:
         confusions[truth, animal] += 1
         round_wrong[seat] += 1
+        removed[animal] = True
+    return correct
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -348,7 +357,7 @@ def _play_batch(
     excluded = np.zeros(n_animals, dtype=np.bool_)
     loglik = np.zeros((players, n_animals), dtype=np.float64)
     probs = np.zeros(n_animals, dtype=np.float64)
-    work = np.zeros((6, max(n_animals, players + 8)), dtype=np.float64)
+    work = np.zeros((6, max(n_animals, players + 8)), dtype=np.float64)  # as new_work
     votes = np.zeros(players, dtype=np.int64)
     tokens = np.zeros(players, dtype=np.int64)
     done = np.zeros(players, dtype=np.bool_)
@@ -461,10 +470,7 @@ def _play_batch(
                     n_board,
                     scores,
                     weights,
-                    work[2],
-                    work[3],
-                    work[4],
-                    work[5],
+                    work,
                 )
                 champion = cast_votes(
                     card, seat_animals, players, neutrals, n_neutrals, scores, rng, votes
@@ -528,16 +534,14 @@ def _play_batch(
                 n_winners = 0
                 for i in range(n_wanted):
                     s = wanted_seat[i]
-                    animal = wanted_animal[i]
-                    tokens[s] -= 1
-                    correct = animal == seat_animals[s]
-                    _record_guess(
+                    if _place_guess(
                         s,
-                        seat_animals[s],
-                        animal,
+                        wanted_animal[i],
                         PHASE_FREE,
-                        not guessed[s],
-                        correct,
+                        seat_animals,
+                        tokens,
+                        guessed,
+                        removed,
                         guesses,
                         right_guesses,
                         first_guesses,
@@ -545,13 +549,9 @@ def _play_batch(
                         confusions,
                         animal_first_right,
                         round_wrong,
-                    )
-                    guessed[s] = True
-                    if correct:
+                    ):
                         winners[n_winners] = s
                         n_winners += 1
-                    else:
-                        removed[animal] = True
                 for i in range(n_winners):
                     done[winners[i]] = True
                 if n_winners > 0:
@@ -597,15 +597,14 @@ def _play_batch(
                         )
                         if top < 0:
                             return 2
-                        tokens[s] -= 1
-                        correct = top == seat_animals[s]
-                        _record_guess(
+                        if _place_guess(
                             s,
-                            seat_animals[s],
                             top,
                             PHASE_SECOND,
-                            not guessed[s],
-                            correct,
+                            seat_animals,
+                            tokens,
+                            guessed,
+                            removed,
                             guesses,
                             right_guesses,
                             first_guesses,
@@ -613,9 +612,7 @@ def _play_batch(
                             confusions,
                             animal_first_right,
                             round_wrong,
-                        )
-                        guessed[s] = True
-                        if correct:
+                        ):
                             done[s] = True
                             all_done = True
                             for t in range(players):
@@ -630,11 +627,9 @@ def _play_batch(
                                 if mate >= 0:
                                     tokens[mate] += 1
                             tokens[s] = 0
-                        else:
-                            removed[top] = True
-                            if tokens[s] == 0:
-                                finished = True
-                                break
+                        elif tokens[s] == 0:
+                            finished = True
+                            break
             elif not over:
                 triggers[trigger] += 1
                 while not over:
@@ -659,15 +654,14 @@ def _play_batch(
                         )
                         if top < 0:
                             return 2
-                        tokens[s] -= 1
-                        correct = top == seat_animals[s]
-                        _record_guess(
+                        if _place_guess(
                             s,
-                            seat_animals[s],
                             top,
                             PHASE_SECOND,
-                            not guessed[s],
-                            correct,
+                            seat_animals,
+                            tokens,
+                            guessed,
+                            removed,
                             guesses,
                             right_guesses,
                             first_guesses,
@@ -675,9 +669,7 @@ def _play_batch(
                             confusions,
                             animal_first_right,
                             round_wrong,
-                        )
-                        guessed[s] = True
-                        if correct:
+                        ):
                             done[s] = True
                             winners[0] = s
                             over = _score(
@@ -695,8 +687,6 @@ def _play_batch(
                             )
                             if over:
                                 break
-                        else:
-                            removed[top] = True
                     if not anyone:
                         break
             # --- the round's animals ---

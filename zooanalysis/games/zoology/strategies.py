@@ -17,7 +17,7 @@ from numba import njit
 
 from zooanalysis.games.zoology.beliefs import vote_information
 from zooanalysis.rng import below
-from zooanalysis.strategy_spec import ParamSpec, PlayerSpec, StrategyInfo
+from zooanalysis.strategy_spec import ParamSpec, PlayerSpec, StrategyInfo, params_array
 
 BAYES = 0
 CURIOUS = 1
@@ -61,10 +61,7 @@ def strategy_code(player: PlayerSpec) -> int:
 
 def strategy_params(player: PlayerSpec) -> np.ndarray:
     """The player's parameters as the float array the compiled strategies read."""
-    values = np.zeros(MAX_PARAMS, dtype=np.float64)
-    for index, (_, value) in enumerate(player.params):
-        values[index] = value
-    return values
+    return params_array(player, MAX_PARAMS)
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -80,12 +77,17 @@ def own_information(
     n_board,
     scores,
     weights,
-    seat_w,
-    seat_wl,
-    neutral_w,
-    neutral_wl,
+    work,
 ):
-    """Expected information (nats) the votes on ``card`` give ``seat`` about its own animal."""
+    """Expected information (nats) the votes on ``card`` give ``seat`` about its own animal.
+
+    Fills ``work[2]`` / ``work[3]`` with each other seat's animal weight and weight x score
+    and ``work[4]`` / ``work[5]`` with the same for the neutral animals (see :func:`new_work`).
+    """
+    seat_w = work[2]
+    seat_wl = work[3]
+    neutral_w = work[4]
+    neutral_wl = work[5]
     for other in range(players):
         if other != seat:
             animal = seat_animals[other]
@@ -125,15 +127,14 @@ def team_information(
     n_board,
     scores,
     weights,
-    seat_w,
-    seat_wl,
-    neutral_w,
-    neutral_wl,
-    prior,
+    work,
 ):
     """Own information plus, for each teammate, the information about its animal under a
     uniform belief over the animals that teammate cannot rule out (as far as ``seat`` can
-    tell; its own animal enters through its posterior ``probs``)."""
+    tell; its own animal enters through its posterior ``probs``).
+
+    Uses ``work`` rows 2-5 as :func:`own_information` does and row 0 for the teammate's belief.
+    """
     total = own_information(
         card,
         seat,
@@ -146,27 +147,23 @@ def team_information(
         n_board,
         scores,
         weights,
-        seat_w,
-        seat_wl,
-        neutral_w,
-        neutral_wl,
+        work,
     )
+    seat_w = work[2]
+    seat_wl = work[3]
+    prior = work[0]
+    # the other seats' weights are as own_information left them; ``seat`` gets expected ones
     expected_w = 0.0
     expected_wl = 0.0
     for i in range(n_board):
         x = board[i]
         expected_w += probs[x] * weights[card, x]
         expected_wl += probs[x] * weights[card, x] * scores[card, x]
+    seat_w[seat] = expected_w
+    seat_wl[seat] = expected_wl
     for mate in range(players):
         if mate == seat:
             continue
-        for other in range(players):
-            if other != seat:
-                animal = seat_animals[other]
-                seat_w[other] = weights[card, animal]
-                seat_wl[other] = weights[card, animal] * scores[card, animal]
-        seat_w[seat] = expected_w
-        seat_wl[seat] = expected_wl
         count = 0
         for i in range(n_board):
             x = board[i]
@@ -189,8 +186,8 @@ def team_information(
             players,
             seat_w,
             seat_wl,
-            neutral_w,
-            neutral_wl,
+            work[4],
+            work[5],
             n_neutrals,
             prior,
             board,
@@ -221,8 +218,8 @@ def choose_question(
     rng,
     work,
 ):
-    """The hand index of the card to play. ``work`` is scratch (2 rows of animals, 4 of
-    seats); ``seat_animals[seat]`` is never read."""
+    """The hand index of the card to play. ``work`` is scratch from :func:`new_work`;
+    ``seat_animals[seat]`` is never read."""
     if code == BAYES:
         return below(rng, hand_len)
     best = 0
@@ -242,10 +239,7 @@ def choose_question(
                 n_board,
                 scores,
                 weights,
-                work[2],
-                work[3],
-                work[4],
-                work[5],
+                work,
             )
         else:
             value = team_information(
@@ -261,11 +255,7 @@ def choose_question(
                 n_board,
                 scores,
                 weights,
-                work[2],
-                work[3],
-                work[4],
-                work[5],
-                work[0],
+                work,
             )
         if value > best_value + 1e-12:
             best_value = value
@@ -293,5 +283,6 @@ def gift_target(seat, players, tokens, done):
 
 
 def new_work(n_animals: int, players: int = 8) -> np.ndarray:
-    """Scratch rows for ``choose_question`` (width fits animals and seats)."""
+    """Scratch rows for ``choose_question`` and the information functions (width fits animals
+    and seats): rows 0-1 per animal, rows 2-5 per seat or neutral animal."""
     return np.zeros((6, max(n_animals, players + 8)), dtype=np.float64)
