@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from zooanalysis.count_tables import histogram, nonzero_cells
+from zooanalysis.count_tables import histogram, nonzero_cells, seat_table
 from zooanalysis.errors import UserError
 from zooanalysis.games.base import BatchResult, Game
 from zooanalysis.games.bluff import kernel, odds
@@ -146,19 +146,7 @@ def result_tables(totals: BatchResult, labels: list[str]) -> dict[str, pd.DataFr
     30+, pile sizes 40+, points 127+, rounds 255+, moves 1023+, lead changes 63+). The
     ``lead_changes`` and ``settled`` tables follow ``zooanalysis.trajectory``.
     """
-    games = int(totals["games"][0])
-    players = len(labels)
-    seats = pd.DataFrame(
-        {
-            "seat": np.arange(players),
-            "strategy": labels,
-            "games": games,
-            "wins": totals["wins"],
-            "sole_wins": totals["sole_wins"],
-            "points_sum": totals["points_sum"],
-            "points_squares": totals["points_squares"],
-        }
-    )
+    seats = seat_table(totals, labels)
     for move, name in enumerate(MOVE_NAMES):
         seats[f"moves_{name}"] = totals["move_counts"][:, move]
     doubts = nonzero_cells(

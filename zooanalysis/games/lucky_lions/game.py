@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from zooanalysis.count_tables import histogram, nonzero_cells
+from zooanalysis.count_tables import histogram, nonzero_cells, seat_table
 from zooanalysis.errors import UserError
 from zooanalysis.games.base import BatchResult, Game
 from zooanalysis.games.lucky_lions.cards import ANIMALS
@@ -131,22 +131,13 @@ def result_tables(totals: BatchResult, labels: list[str]) -> dict[str, pd.DataFr
     Histogram bins at the top hold "that many or more" (points 63+, turns 1023+, die size
     63+, Zoo Cards won 63+, lead changes 63+).
     """
-    games = int(totals["games"][0])
-    players = len(labels)
     won_hist = totals["cards_won_hist"]
-    seats = pd.DataFrame(
-        {
-            "seat": np.arange(players),
-            "strategy": labels,
-            "games": games,
-            "wins": totals["wins"],
-            "sole_wins": totals["sole_wins"],
-            "points_sum": totals["points_sum"],
-            "points_squares": totals["points_squares"],
-            "cards_won_sum": won_hist @ np.arange(won_hist.shape[1]),
-            "cards_won_squares": won_hist @ np.arange(won_hist.shape[1]) ** 2,
-            "draws_instead": totals["draws_instead"],
-        }
+    seats = seat_table(
+        totals,
+        labels,
+        cards_won_sum=won_hist @ np.arange(won_hist.shape[1]),
+        cards_won_squares=won_hist @ np.arange(won_hist.shape[1]) ** 2,
+        draws_instead=totals["draws_instead"],
     )
     rolls = nonzero_cells(totals["rolls"], ["card_type", "die_size", "result"])
     rolls = (

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from zooanalysis.count_tables import histogram
+from zooanalysis.count_tables import histogram, seat_table
 from zooanalysis.errors import SettingsError
 from zooanalysis.games.base import BatchResult, Game
 from zooanalysis.games.zoology import kernel
@@ -176,20 +176,12 @@ def result_tables(
     totals: BatchResult, settings: ZoologySettings | None, labels: list[str]
 ) -> dict[str, pd.DataFrame]:
     """Turn the kernel's summed counts into long, self-describing DataFrames."""
-    games = int(totals["games"][0])
     players = len(labels)
-    seats = pd.DataFrame(
-        {
-            "seat": np.arange(players),
-            "strategy": labels,
-            "games": games,
-            "wins": totals["wins"],
-            "sole_wins": totals["sole_wins"],
-            "points_sum": totals["points_sum"],
-            "points_squares": totals["points_squares"],
-            "points_free": totals["points_from"][:, 0],
-            "points_second_chance": totals["points_from"][:, 1],
-        }
+    seats = seat_table(
+        totals,
+        labels,
+        points_free=totals["points_from"][:, 0],
+        points_second_chance=totals["points_from"][:, 1],
     )
     for phase, name in enumerate(PHASES):
         seats[f"guesses_{name}"] = totals["guesses"][:, phase]
