@@ -262,6 +262,7 @@ def _play_batch(
         # the current run of score checks with the same sole leader (or none) and the move
         # from which it counts (the move after the check before it); the last check's move
         last_leader = -1
+        leader = -1  # the sole leader now (everyone starts at 0 points: none)
         lead_changes = 0
         streak_leader = -2
         streak_start = 0
@@ -353,14 +354,17 @@ def _play_batch(
                     ] += 1
                     scores[loser] += pile_len
                     if pile_len > 0:  # a score check: who alone has the fewest points?
-                        fewest = scores[0]
-                        leader = 0
-                        for player in range(1, players):
-                            if scores[player] < fewest:
-                                fewest = scores[player]
-                                leader = player
-                            elif scores[player] == fewest:
-                                leader = -1  # shared, unless someone has fewer still
+                        # Only the loser's points grew: a sole leader who did not lose stays
+                        # sole leader, so the players are compared only otherwise.
+                        if leader < 0 or leader == loser:
+                            fewest = scores[0]
+                            leader = 0
+                            for player in range(1, players):
+                                if scores[player] < fewest:
+                                    fewest = scores[player]
+                                    leader = player
+                                elif scores[player] == fewest:
+                                    leader = -1  # shared, unless someone has fewer still
                         if leader != streak_leader:
                             streak_leader = leader
                             streak_start = last_check + 1
