@@ -38,13 +38,13 @@ class Game(ABC):
     strategies: Mapping[str, StrategyInfo]
     default_lineup: str
     """Lineup used when the user gives none, e.g. ``bayes,bayes,cautious,random``."""
+    min_players: int = 2
+    max_players: int = 6
+    """The player counts the game allows (checked by :meth:`settings_for_lineup`)."""
 
     @abstractmethod
     def settings_from_table(self, table: Mapping[str, Any]) -> Any:
         """Validated settings from a scenario file's ``[settings]`` table (may be empty)."""
-
-    min_players: int = 2
-    max_players: int = 6
 
     def settings_for_lineup(self, settings: Any, lineup: list[PlayerSpec]) -> Any:
         """The settings with ``players`` set to the lineup's length, checked against
