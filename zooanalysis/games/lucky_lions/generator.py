@@ -4,7 +4,7 @@ One implementation serves three uses: ``generate_zoo_cards`` (a printed deck for
 ``zoosim deck`` shows it), the fixed deck of a run, and a fresh print for every simulated
 game inside both engines. The algorithm is described in ``decks.py``; this module holds it as
 flat arrays: :class:`GeneratorTables` are the per-spec lists (worked out once in Python,
-where the exact decimal rounding lives), :func:`generate_deck` draws one deck from them.
+where the exact decimal rounding lives), :func:`generate_deck_into` draws one deck from them.
 """
 
 from __future__ import annotations
@@ -87,16 +87,25 @@ def generator_tables(spec) -> GeneratorTables:  # spec: decks.DeckSpec (avoids a
     )
 
 
-def work_size(tables: GeneratorTables) -> int:
-    """Length of the scratch array :func:`generate_deck_into` needs for ``tables``."""
+@njit(cache=True, nogil=True, error_model="numpy")
+def work_size(
+    base_sizes: np.ndarray,
+    base_points: np.ndarray,
+    busy_sizes: np.ndarray,
+    busy_points: np.ndarray,
+    busy_types: np.ndarray,
+    base_cards: np.int64,
+    busy_cards: np.int64,
+) -> np.int64:
+    """Length of the scratch array :func:`generate_deck_into` needs for these lists."""
     longest = max(
-        tables.base_sizes.shape[0],
-        tables.base_points.shape[0],
-        tables.busy_sizes.shape[0],
-        tables.busy_points.shape[0],
-        tables.busy_types.shape[0],
-        tables.base_cards,
-        tables.busy_cards,
+        base_sizes.shape[0],
+        base_points.shape[0],
+        busy_sizes.shape[0],
+        busy_points.shape[0],
+        busy_types.shape[0],
+        base_cards,
+        busy_cards,
     )
     return 4 * longest + 3 * N_ANIMALS
 
@@ -244,51 +253,18 @@ def generate_deck_into(
         )
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
-def generate_deck(
-    base_cards: np.int64,
-    base_sizes: np.ndarray,
-    base_points: np.ndarray,
-    base_people: np.int64,
-    busy_cards: np.int64,
-    busy_sizes: np.ndarray,
-    busy_points: np.ndarray,
-    busy_types: np.ndarray,
-    busy_people: np.int64,
-    stream: np.ndarray,
-    out: np.ndarray,
-) -> None:
-    """A whole generated deck into ``out`` (base cards, then Busy Zoo's), in print order."""
-    longest = max(
-        base_sizes.shape[0],
-        base_points.shape[0],
-        busy_sizes.shape[0],
-        busy_points.shape[0],
-        busy_types.shape[0],
-        base_cards,
-        busy_cards,
-    )
-    work = np.empty(4 * longest + 3 * N_ANIMALS, dtype=np.int64)
-    generate_deck_into(
-        base_cards,
-        base_sizes,
-        base_points,
-        base_people,
-        busy_cards,
-        busy_sizes,
-        busy_points,
-        busy_types,
-        busy_people,
-        stream,
-        out,
-        work,
-    )
-
-
 def generate_rows(tables: GeneratorTables, stream: np.ndarray) -> np.ndarray:
     """One generated deck as flat card rows, drawn from ``stream`` (advanced in place)."""
     out = np.empty((tables.cards, CARD_FIELDS), dtype=np.int64)
-    generate_deck(
+    lists = (
+        tables.base_sizes,
+        tables.base_points,
+        tables.busy_sizes,
+        tables.busy_points,
+        tables.busy_types,
+    )
+    work = np.empty(work_size(*lists, tables.base_cards, tables.busy_cards), dtype=np.int64)
+    generate_deck_into(
         tables.base_cards,
         tables.base_sizes,
         tables.base_points,
@@ -300,5 +276,6 @@ def generate_rows(tables: GeneratorTables, stream: np.ndarray) -> np.ndarray:
         tables.busy_people,
         stream,
         out,
+        work,
     )
     return out

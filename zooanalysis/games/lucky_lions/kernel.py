@@ -64,7 +64,7 @@ from zooanalysis.games.lucky_lions.flat import (
     shows_animal,
     wild_tie_break,
 )
-from zooanalysis.games.lucky_lions.generator import generate_deck_into
+from zooanalysis.games.lucky_lions.generator import generate_deck_into, work_size
 from zooanalysis.games.lucky_lions.strategies import (
     RANDOM,
     choose_card,
@@ -483,16 +483,10 @@ def _play_batch(
         for c in range(n_cards):
             for f in range(CARD_FIELDS):
                 rows[c, f] = fixed_rows[c, f]
-    longest = max(
-        base_sizes.shape[0],
-        base_points.shape[0],
-        busy_sizes.shape[0],
-        busy_points.shape[0],
-        busy_types.shape[0],
-        base_cards,
-        busy_cards,
+    scratch = work_size(
+        base_sizes, base_points, busy_sizes, busy_points, busy_types, base_cards, busy_cards
     )
-    work = np.empty(4 * longest + 3 * N_ANIMALS, dtype=np.int64)  # generator scratch
+    work = np.empty(scratch, dtype=np.int64)  # generator scratch
     order = np.empty(n_cards, dtype=np.int64)
     market_cap = market_size + 2
     market = np.empty(market_cap, dtype=np.int64)
