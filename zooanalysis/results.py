@@ -263,16 +263,21 @@ def load_run(path: str | Path) -> Run:
     return game.run_class()(manifest, path=path)
 
 
+def histogram_mean(histogram: pd.Series) -> tuple[float, float, float]:
+    """Mean and 95% interval of a histogram given as counts indexed by value."""
+    values = histogram.index.to_numpy(dtype=float)
+    counts = histogram.to_numpy(dtype=float)
+    total = float((values * counts).sum())
+    squares = float((values * values * counts).sum())
+    return mean_with_interval(total, squares, int(counts.sum()))
+
+
 def histogram_summary(histogram: pd.Series) -> dict[str, float]:
-    """Mean with 95% CI, quartiles, 10th/90th percentiles, maximum and n of a histogram given
-    as counts indexed by value."""
+    """Mean with 95% CI, quartiles, 10th/90th percentiles (the lowest value reaching each
+    cumulative share), maximum and n of a histogram given as counts indexed by value."""
     values, counts = histogram.index.to_numpy(), histogram.to_numpy()
-    total = counts.sum()
-    weighted = (values * counts).sum()
-    mean, low, high = mean_with_interval(
-        weighted, (values.astype(float) ** 2 * counts).sum(), total
-    )
-    cumulative = np.cumsum(counts) / total
+    mean, low, high = histogram_mean(histogram)
+    cumulative = np.cumsum(counts) / counts.sum()
     quantile = {q: int(values[np.searchsorted(cumulative, q)]) for q in (0.1, 0.25, 0.5, 0.75, 0.9)}
     return {
         "mean": mean,
@@ -284,8 +289,20 @@ def histogram_summary(histogram: pd.Series) -> dict[str, float]:
         "p75": quantile[0.75],
         "p90": quantile[0.9],
         "max": int(values.max()),
-        "n": int(total),
+        "n": int(counts.sum()),
     }
+
+
+def length_lines(length: pd.DataFrame) -> list[str]:
+    """A summary's "Game length" block from a table of :func:`histogram_summary` rows."""
+    lines = ["", "Game length:"]
+    for name, row in length.iterrows():
+        lines.append(
+            f"  {name:<7} mean {row['mean']:.2f} [{row.ci_low:.2f}, {row.ci_high:.2f}], "
+            f"median {int(row['median'])}, 10%-90% {int(row.p10)}-{int(row.p90)}, "
+            f"max {int(row['max'])}"
+        )
+    return lines
 
 
 def mean_with_interval(total: float, squares: float, n: int) -> tuple[float, float, float]:

@@ -13,7 +13,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from zooanalysis.results import Run, mean_with_interval
+from zooanalysis.results import Run, histogram_mean
 from zooanalysis.stats import rate_table
 
 Z_95 = 1.959963984540054
@@ -167,22 +167,6 @@ def seat_balance(seats: pd.DataFrame) -> tuple[float, float, float]:
     gap = p1 - p2
     half = Z_95 * math.sqrt(max(p1 + p2 - gap * gap, 0.0) / n) if n else math.nan
     return 1.0 - gap, 1.0 - min(1.0, gap + half), 1.0 - max(0.0, gap - half)
-
-
-def histogram_mean(histogram: pd.Series) -> tuple[float, float, float]:
-    """Mean and 95% interval of a histogram (index: value, values: games)."""
-    values = histogram.index.to_numpy(dtype=float)
-    counts = histogram.to_numpy(dtype=float)
-    total = float((values * counts).sum())
-    squares = float((values * values * counts).sum())
-    return mean_with_interval(total, squares, int(counts.sum()))
-
-
-def histogram_quantiles(histogram: pd.Series, quantiles=(0.1, 0.5, 0.9)) -> list[float]:
-    """Quantiles (lowest value reaching each cumulative share) of a histogram."""
-    cumulative = np.cumsum(histogram.to_numpy()) / histogram.sum()
-    values = histogram.index.to_numpy()
-    return [float(values[np.searchsorted(cumulative, q)]) for q in quantiles]
 
 
 def _histogram(run: Run, name: str, column: str | None = None) -> pd.Series | None:

@@ -11,15 +11,13 @@ from zooanalysis.report import figures
 from zooanalysis.report.balance import (
     DEFINITIONS,
     balance_metrics,
-    histogram_mean,
-    histogram_quantiles,
     length_histograms,
     measured,
     trajectory_histograms,
 )
 from zooanalysis.report.findings import metric_findings, seat_finding, strategy_finding
 from zooanalysis.report.model import ReportDocument, Section, Table
-from zooanalysis.results import Run
+from zooanalysis.results import Run, histogram_summary
 
 
 def run_document(run: Run) -> ReportDocument:
@@ -123,20 +121,12 @@ def cooperative_length_section(run: Run) -> Section:
 
 def length_table(histograms: dict[str, pd.Series]) -> pd.DataFrame:
     """Mean with its 95% interval, 10th/50th/90th percentiles and maximum of each length."""
+    columns = ["mean", "ci_low", "ci_high", "p10", "median", "p90", "max", "n"]
     rows = {}
     for name, histogram in histograms.items():
-        mean, low, high = histogram_mean(histogram)
-        p10, median, p90 = histogram_quantiles(histogram)
-        rows[name] = {
-            "mean": mean,
-            "ci_low": low,
-            "ci_high": high,
-            "p10": p10,
-            "median": median,
-            "p90": p90,
-            "max": float(histogram.index.max()),
-            "n": int(histogram.sum()),
-        }
+        summary = histogram_summary(histogram)
+        rows[name] = {column: float(summary[column]) for column in columns[:-1]}
+        rows[name]["n"] = summary["n"]
     table = pd.DataFrame(rows).T
     table.index.name = "per game"
     return table

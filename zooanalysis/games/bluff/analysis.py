@@ -9,7 +9,13 @@ import pandas as pd
 
 from zooanalysis.games.bluff import odds
 from zooanalysis.games.bluff.rules import settings_from_table
-from zooanalysis.results import Run, add_rate, histogram_summary, mean_with_interval
+from zooanalysis.results import (
+    Run,
+    add_rate,
+    histogram_summary,
+    length_lines,
+    mean_with_interval,
+)
 from zooanalysis.stats import format_rate, rate_table
 
 DOUBT_GROUPS = (
@@ -187,14 +193,7 @@ class BluffRun(Run):
                 f"  seat {seat + 1} {row.strategy:<22} {row['mean']:6.2f} "
                 f"[{row.ci_low:.2f}, {row.ci_high:.2f}]"
             )
-        length = self.game_length()
-        lines += ["", "Game length:"]
-        for name, row in length.iterrows():
-            lines.append(
-                f"  {name:<7} mean {row['mean']:.2f} [{row.ci_low:.2f}, "
-                f"{row.ci_high:.2f}], median {int(row['median'])}, 10%-90% "
-                f"{int(row.p10)}-{int(row.p90)}, max {int(row['max'])}"
-            )
+        lines += length_lines(self.game_length())
         lines += ["", "How games ended:"]
         points_to_end = self.settings.get("points_to_end", 30)
         names = {"points": f"a player reached {points_to_end} points", "deck": "the deck ran out"}

@@ -15,7 +15,7 @@ from zooanalysis.errors import UserError
 from zooanalysis.games.zoology.data import REGIONS
 from zooanalysis.games.zoology.rules import ZoologySettings, settings_from_table
 from zooanalysis.games.zoology.strategies import new_work, own_information
-from zooanalysis.results import Run, add_rate, mean_with_interval
+from zooanalysis.results import Run, add_rate, histogram_summary, length_lines
 from zooanalysis.stats import format_rate, rate_table
 
 ACHIEVEMENTS = (
@@ -119,27 +119,8 @@ class ZoologyRun(Run):
         rows = {}
         for name in ("rounds", "turns"):
             histogram = self.table(name).groupby(name)["games"].sum()
-            values, counts = histogram.index.to_numpy(), histogram.to_numpy()
-            total = counts.sum()
-            if total == 0:
-                continue
-            mean, low, high = mean_with_interval(
-                float((values * counts).sum()),
-                float((values.astype(float) ** 2 * counts).sum()),
-                int(total),
-            )
-            cumulative = np.cumsum(counts) / total
-            quantile = {q: int(values[np.searchsorted(cumulative, q)]) for q in (0.1, 0.5, 0.9)}
-            rows[name] = {
-                "mean": mean,
-                "ci_low": low,
-                "ci_high": high,
-                "p10": quantile[0.1],
-                "median": quantile[0.5],
-                "p90": quantile[0.9],
-                "max": int(values.max()),
-                "n": int(total),
-            }
+            if histogram.sum() > 0:
+                rows[name] = histogram_summary(histogram)
         return pd.DataFrame(rows).T
 
     def first_guess_accuracy(self, by: str | None = None) -> pd.DataFrame:
@@ -403,14 +384,7 @@ class ZoologyRun(Run):
                         + format_rate(row.rate, row.ci_low, row.ci_high, int(row.n))
                         + f"; best {row.best_rate:.1%} ({row.best_cell})"
                     )
-        length = self.game_length()
-        lines += ["", "Game length:"]
-        for name, row in length.iterrows():
-            lines.append(
-                f"  {name:<7} mean {row['mean']:.2f} [{row.ci_low:.2f}, {row.ci_high:.2f}], "
-                f"median {int(row['median'])}, 10%-90% {int(row.p10)}-{int(row.p90)}, "
-                f"max {int(row['max'])}"
-            )
+        lines += length_lines(self.game_length())
         by = "strategy" if self.rotated else "seat"
         labels = self.table("seats").groupby("seat")["strategy"].first()
 
