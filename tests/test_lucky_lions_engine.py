@@ -109,6 +109,9 @@ CYCLE = (LION, FOX, PANDA)  # lion -> fox -> panda: fox beats lion, panda fox, l
 
 
 def test_the_animal_an_arrow_points_to_wins_and_takes_the_card() -> None:
+    """Rulebook: "Your animal is \"better\" if the distance (number of arrows) between your
+    animal and the opponent's animal is larger than the other way around." "They win the Zoo
+    Card and place it faceup before them." (decision #1)"""
     state = table(TWO, [[LION] * 6, [FOX] * 6], [card(*CYCLE, points=3)])
     play_turn(state, [Scripted(), Scripted()], active=0)
     assert state.scores == [0, 3]
@@ -118,6 +121,7 @@ def test_the_animal_an_arrow_points_to_wins_and_takes_the_card() -> None:
 
 
 def test_refill_after_the_pick_from_the_top_of_the_deck() -> None:
+    """Rulebook: "Pick a Zoo Card from the options on the table. (Then refill from deck.)" """
     market = [card(LION, FOX, points=1), card(*CYCLE)]
     deck = [card(FOX, PANDA, points=3), card(PANDA, LION)]
     rules = LuckySettings(players=2, market_size=2)
@@ -128,6 +132,9 @@ def test_refill_after_the_pick_from_the_top_of_the_deck() -> None:
 
 
 def test_a_tie_the_active_player_decides_who_discards_and_the_other_wins() -> None:
+    """Rulebook: "In case of a tie, one battler must discard a card and the other wins the
+    Zoo Card. The active player decides who gets what. Discarded cards are secret."
+    """
     active, other = Scripted(discarder=1), Scripted(discard=LION)
     state = table(TWO, [[LION] * 6, [LION] * 6], [card(*CYCLE)])
     play_turn(state, [active, other], active=0)
@@ -139,6 +146,7 @@ def test_a_tie_the_active_player_decides_who_discards_and_the_other_wins() -> No
 
 
 def test_a_player_never_discards_its_last_card() -> None:
+    """Rulebook: "you can't discard your final card." (decision #7)"""
     active = Scripted(discarder=1)
     state = table(TWO, [[LION] * 6, [LION]], [card(*CYCLE)])
     play_turn(state, [active, Scripted()], active=0)
@@ -147,6 +155,7 @@ def test_a_player_never_discards_its_last_card() -> None:
 
 
 def test_nobody_can_discard_so_the_card_leaves_the_game() -> None:
+    """Rulebook: "you can't discard your final card." Neither battler can: decision #7."""
     state = table(TWO, [[LION], [LION]], [card(*CYCLE)])
     play_turn(state, [Scripted(), Scripted()], active=0)
     assert state.scores == [0, 0] and len(state.out_of_game) == 1
@@ -154,6 +163,9 @@ def test_nobody_can_discard_so_the_card_leaves_the_game() -> None:
 
 
 def test_off_cycle_animals_lose_to_on_cycle_ones_and_tie_each_other() -> None:
+    """Rulebook: "All missing animals are considered equal in value, but less valuable than
+    all included animals."
+    """
     state = table(TWO, [[DOLPHIN] * 6, [FOX] * 6], [card(FOX, PANDA)])
     play_turn(state, [Scripted(), Scripted()], active=0)
     assert state.scores == [0, 2]
@@ -163,6 +175,9 @@ def test_off_cycle_animals_lose_to_on_cycle_ones_and_tie_each_other() -> None:
 
 
 def test_busy_zoo_people_icon_everyone_rolls_and_the_largest_gap_wins() -> None:
+    """Rulebook (Busy Zoo): "All players roll their die. As usual, the winner is the animal
+    with the largest gap between themselves and the next animal in the cycle."
+    (decisions #2, #11)"""
     rules = LuckySettings(players=3, busy_zoo=True)
     # lion -> fox -> panda -> flamingo: lion's gap to fox 1, fox's to panda 1, panda's to
     # lion 2 (flamingo is nobody's): panda wins alone
@@ -177,6 +192,8 @@ def test_busy_zoo_people_icon_everyone_rolls_and_the_largest_gap_wins() -> None:
 
 
 def test_busy_zoo_three_winners_the_active_player_picks_one() -> None:
+    """Rulebook (Busy Zoo): "If there are 3(+) winners, some of them simply get nothing, at
+    the active player's discretion." (decision #11)"""
     rules = LuckySettings(players=3, busy_zoo=True)
     active = Scripted(receiver=2)
     state = table(rules, [[DOLPHIN] * 6] * 3, [card(LION, FOX, people=True)])
@@ -187,6 +204,7 @@ def test_busy_zoo_three_winners_the_active_player_picks_one() -> None:
 
 
 def test_player_exclude_leaves_one_player_out() -> None:
+    """Rules file, player_exclude: "Pick one player who does not get to roll" (decision #12)."""
     rules = LuckySettings(players=3, busy_zoo=True)
     exclude = card(*CYCLE, people=True, special="player_exclude")
     state = table(rules, [[LION] * 6, [PANDA] * 6, [FOX] * 6], [exclude])
@@ -196,6 +214,7 @@ def test_player_exclude_leaves_one_player_out() -> None:
 
 
 def test_autowin_card() -> None:
+    """Rules file, autowin: "X always wins; everything else is a tie" (decision #4)."""
     rules = LuckySettings(players=2, busy_zoo=True)
     autowin = card(*CYCLE, special="autowin", named=(DOLPHIN,))
     state = table(rules, [[FOX] * 6, [DOLPHIN] * 6], [autowin])
@@ -204,6 +223,8 @@ def test_autowin_card() -> None:
 
 
 def test_double_roll_keeps_the_chosen_result() -> None:
+    """Rules file, double_roll: "All battlers roll twice and pick one of the results as final"
+    (decisions #12, #17)."""
     rules = LuckySettings(players=2, busy_zoo=True)
     double = card(*CYCLE, special="double_roll")
     die = [LION, FOX]
@@ -215,6 +236,8 @@ def test_double_roll_keeps_the_chosen_result() -> None:
 
 
 def test_reduced_die_rolls_only_the_chosen_cards() -> None:
+    """Rulebook (variant): "Battlers select only that many cards from their die. ... Now roll
+    this reduced die" (decision #8)."""
     rules = LuckySettings(players=2, reduced_die=True)
     two = card(LION, FOX)  # 2 arrows: pick 2 cards
     for _ in range(20):
@@ -226,6 +249,8 @@ def test_reduced_die_rolls_only_the_chosen_cards() -> None:
 
 
 def test_no_shuffle_rolls_the_top_card_and_returns_it_to_the_bottom() -> None:
+    """Rulebook (no shuffle): "When \"rolling\" your die, simply grab the top card. If you ever
+    get your card back ... place it at the bottom." (decisions #9, #15)"""
     rules = LuckySettings(players=2, no_shuffle=True)
     state = table(rules, [[FOX, LION, LION], [LION, PANDA, PANDA]], [card(*CYCLE)])
     play_turn(state, [Scripted(), Scripted()], active=0)
@@ -235,6 +260,8 @@ def test_no_shuffle_rolls_the_top_card_and_returns_it_to_the_bottom() -> None:
 
 
 def test_no_shuffle_reshuffles_once_at_five_points() -> None:
+    """Rulebook (no shuffle): "When you reach 5 points or draw a new card ..., shuffle once
+    more." (decision #9)"""
     rules = LuckySettings(players=2, no_shuffle=True, reshuffle_at_points=5)
     state = table(rules, [[FOX] + [LION] * 5, [LION] * 6], [card(*CYCLE, points=3)])
     state.players[0].points = 3
@@ -243,6 +270,9 @@ def test_no_shuffle_reshuffles_once_at_five_points() -> None:
 
 
 def test_draw_instead_refuses_the_card_and_draws_its_points() -> None:
+    """Rulebook (variant): "Whenever you win a Zoo card, you can decide to draw Animal cards
+    instead ... You draw as many as the score number on that Zoo card you refused."
+    (decision #10)"""
     rules = LuckySettings(players=2, draw_instead=True)
     state = table(rules, [[FOX] * 6, [LION] * 6], [card(*CYCLE, points=3)], pile=[PANDA] * 2)
     play_turn(state, [Scripted(draw=True), Scripted()], active=0)
@@ -252,6 +282,8 @@ def test_draw_instead_refuses_the_card_and_draws_its_points() -> None:
 
 
 def test_wild_lion_wins_a_tie_and_wild_flamingo_loses_one() -> None:
+    """Rules file, Wild Animals: "Lion: in case of a tie, I always win." "Flamingo: in case of
+    a tie, I always lose." (decision #13)"""
     rules = LuckySettings(players=2, wild_animals=True)
     state = table(rules, [[LION] * 6, [LION + W] * 6], [card(*CYCLE)])
     play_turn(state, [Scripted(), Scripted()], active=0)
@@ -262,6 +294,8 @@ def test_wild_lion_wins_a_tie_and_wild_flamingo_loses_one() -> None:
 
 
 def test_wild_dolphin_voids_the_battle_and_is_replaced() -> None:
+    """Rules file, Wild Animals: "Dolphin: nobody wins nor loses; discard me and draw a new
+    card." (decisions #13, #14)"""
     rules = LuckySettings(players=2, wild_animals=True)
     zoo = card(*CYCLE)
     state = table(rules, [[DOLPHIN + W], [LION] * 6], [zoo], pile=[PANDA])
@@ -272,6 +306,8 @@ def test_wild_dolphin_voids_the_battle_and_is_replaced() -> None:
 
 
 def test_wild_fox_may_reroll_and_wild_panda_switches_the_card() -> None:
+    """Rules file, Wild Animals: "Fox: you may reroll (once per battle)." "Panda: if I'm not on
+    the Zoo Card, switch to a different Zoo Card." (decisions #13, #14)"""
     rules = LuckySettings(players=2, wild_animals=True)
     fox = Scripted(reroll=True, discarder=1)
     state = table(rules, [[FOX + W] * 6, [PANDA] * 6], [card(*CYCLE)])
@@ -311,6 +347,7 @@ def test_equilibrium_of_a_selection_game_is_optimal() -> None:
 
 
 def test_first_to_ten_points_wins() -> None:
+    """Rulebook: "The game ends as soon as a player has scored 10(+) points. They win!" """
     record = play_game(LuckySettings(), lineup("greedy,random,random,random"), 3, 0)
     assert record.end_reason == END_POINTS
     assert max(record.scores) >= 10 and len(record.winners) == 1
@@ -318,6 +355,7 @@ def test_first_to_ten_points_wins() -> None:
 
 
 def test_when_the_zoo_cards_run_out_the_most_points_win() -> None:
+    """The rulebook is silent; decision #5: when no Zoo Card is left the most points win."""
     rules = settings_from_table({"points_to_win": 1000, "players": 2})
     record = play_game(rules, lineup("random,random"), 1, 0)
     assert record.end_reason == END_DECK
