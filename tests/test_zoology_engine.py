@@ -311,3 +311,289 @@ def test_custom_python_strategies_play_through_the_reference_engine() -> None:
     guesses = totals["guesses"].sum(axis=1)
     right = totals["right_guesses"].sum(axis=1)
     assert right[0] / guesses[0] < right[1] / guesses[1]  # random guessing is worse
+
+
+# --- Guessing, scoring and rounds, rule by rule, with scripted players --------------------
+
+
+class Table:
+    """A test-side oracle: spies on ``engine.deal_round`` (the engine's real deal still
+    runs) so that scripted players can aim a guess right or wrong on purpose, and logs every
+    guess request a player receives."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.state: engine.GameState | None = None
+        self.deals: list[tuple[int, tuple[int, ...]]] = []
+        self.calls: list[tuple[bool, engine.Observation]] = []
+        real_deal = engine.deal_round
+
+        def spy(state: engine.GameState, stream: np.ndarray) -> None:
+            real_deal(state, stream)
+            self.state = state
+            self.deals.append((state.round_index, tuple(state.seat_animals)))
+
+        monkeypatch.setattr(engine, "deal_round", spy)
+
+
+class Scripted:
+    """Always plays its first card. ``free`` maps (round, questions asked this round) to
+    "right"/"wrong" for a free-guess window (anything else: no guess); ``second`` maps a
+    round to the second chance guesses, "right" or "wrong", in order (an unscripted second
+    chance guess fails the test). A wrong guess is the lowest legal animal that is not its
+    own."""
+
+    def __init__(self, table: Table, free=None, second=None) -> None:
+        self.table = table
+        self.free = dict(free or {})
+        self.second = {r: list(g) for r, g in (second or {}).items()}
+
+    def choose_question(self, observation: engine.Observation, rng: np.ndarray) -> int:
+        return 0
+
+    def guess(self, observation: engine.Observation, rng: np.ndarray, free: bool) -> int:
+        self.table.calls.append((free, observation))
+        if free:
+            action = self.free.get((observation.round_index, len(observation.history)))
+            if action is None:
+                return -1
+        else:
+            action = self.second[observation.round_index].pop(0)
+        truth = self.table.state.seat_animals[observation.seat]
+        if action == "right":
+            return truth
+        excluded = observation.excluded()
+        return next(a for a in observation.board if not excluded[a] and a != truth)
+
+    def gift(self, observation: engine.Observation, rng: np.ndarray) -> int:
+        return -1
+
+
+def guess_summary(record: engine.GameRecord) -> list[tuple[int, int, bool]]:
+    """Every guess as (seat, phase, correct)."""
+    return [(g[0], g[3], g[4]) for g in record.guesses]
+
+
+def askers(record: engine.GameRecord, round_index: int) -> list[int]:
+    return [e["asker"] for e in record.events if "asker" in e and e["round"] == round_index]
+
+
+def test_correct_free_guess_scores_two_and_starts_the_second_chance(monkeypatch) -> None:
+    """Rulebook: "If correct, congratulations! Take 2 victory point tokens. Other players
+    still have a chance of gaining 1 victory point." and "When a player makes a correct
+    guess ... the first player shall flip the first player token back to the A side
+    immediately. During this phase, players can only make guesses and CANNOT play question
+    cards anymore."
+
+    3 players; seat 1 guesses right in the first free window (after 3 questions): 2 points,
+    no further question, and seats 0 then 2 (seat 1 is done) make second chance guesses."""
+    table = Table(monkeypatch)
+    rules = replace(RULES, players=3, max_rounds=1)
+    players = [
+        Scripted(table, second={0: ["wrong"]}),
+        Scripted(table, free={(0, 3): "right"}),
+        Scripted(table, second={0: ["wrong"]}),
+    ]
+    record = play_game(rules, players, seed=21)
+    assert record.turns == 3  # no question card after the right guess
+    assert askers(record, 0) == [0, 1, 2]
+    assert record.triggers == [engine.TRIGGER_CORRECT]
+    assert guess_summary(record) == [
+        (1, PHASE_FREE, True),
+        (0, PHASE_SECOND, False),
+        (2, PHASE_SECOND, False),
+    ]
+    assert record.points == [0, 2, 0]
+    assert record.points_from == [[0, 0], [2, 0], [0, 0]]
+    # the free window is offered to everyone once, then only seats 0 and 2 guess
+    assert [(free, o.seat, len(o.history)) for free, o in table.calls] == [
+        (True, 0, 3),
+        (True, 1, 3),
+        (True, 2, 3),
+        (False, 0, 3),
+        (False, 2, 3),
+    ]
+    assert all(not p.second.get(0) for p in players)
+
+
+def test_second_chance_goes_in_turn_order_and_scores_one(monkeypatch) -> None:
+    """Rulebook: "Beginning with the first player, players take turns making one guess by
+    placing one of their guess tokens. Players who guess correctly during this phase gain 1
+    victory point token. Any players who had already made a correct guess or used up all
+    their guess tokens must pass. Repeat this process until all players have passed."
+
+    3 players, 6 questions (2 tokens each); seat 1 guesses right (2 points). Second chance
+    from seat 0: pass 1 seat 0 wrong, seat 2 right (1 point); pass 2 seat 0 right (1 point),
+    seat 2 passes; pass 3 everyone passes."""
+    table = Table(monkeypatch)
+    rules = replace(RULES, players=3, max_rounds=1)
+    players = [
+        Scripted(table, second={0: ["wrong", "right"]}),
+        Scripted(table, free={(0, 6): "right"}),
+        Scripted(table, second={0: ["right"]}),
+    ]
+    record = play_game(rules, players, seed=22)
+    assert record.turns == 6
+    assert guess_summary(record) == [
+        (1, PHASE_FREE, True),
+        (0, PHASE_SECOND, False),
+        (2, PHASE_SECOND, True),
+        (0, PHASE_SECOND, True),
+    ]
+    assert record.points == [1, 2, 1]
+    assert record.points_from == [[0, 1], [2, 0], [0, 1]]
+    second = [o.seat for free, o in table.calls if not free]
+    assert second == [0, 2, 0]
+    assert all(not p.second.get(0) for p in players)
+
+
+def test_wrong_guess_removes_the_animal_for_everyone() -> None:
+    """Rulebook: "If incorrect, continue the game. The guess token remains on the animal board,
+    indicating that no player is holding that animal in this game."
+
+    Hand-built 3-player deal (elephant, horse, cat); seat 0 guesses dog in a free window."""
+
+    class Fixed:
+        def __init__(self, name: str | None) -> None:
+            self.name = name
+
+        def choose_question(self, observation, rng) -> int:
+            return 0
+
+        def guess(self, observation, rng, free) -> int:
+            return -1 if self.name is None else animal(self.name)
+
+        def gift(self, observation, rng) -> int:
+            return -1
+
+    rules = replace(RULES, players=3)
+    stream = rng_module.game_stream(23, 0)
+    state = engine.new_game(rules, 3, stream)
+    engine.deal_round(state, stream)
+    state.seat_animals = [animal("elephant"), animal("horse"), animal("cat")]
+    state.animal_deck = [int(a) for a in state.board if a not in state.seat_animals]
+    state.tokens = [1, 1, 1]
+    state.supply -= 3
+    record = engine.GameRecord(
+        players=3, points_from=[[0, 0] for _ in range(3)], last_not_leading=[-1] * 3
+    )
+    guessed = [False] * 3
+    dog = animal("dog")
+    right = engine.free_guess_window(
+        state, [Fixed("dog"), Fixed(None), Fixed(None)], stream, record, guessed
+    )
+    assert not right
+    assert state.points == [0, 0, 0] and state.done == [False] * 3
+    assert state.removed == [dog]
+    assert state.tokens == [0, 1, 1]  # the token stays on the board
+    assert dog in state.board.tolist()
+    engine.check_every_card_once(state)
+    for seat in range(3):
+        view = engine.observe(state, seat)
+        assert view.removed == (dog,)
+        assert view.excluded()[dog]
+        probs, top, _ = view.beliefs()
+        assert probs[dog] == 0.0 and top != dog
+        assert engine.lineup("bayes")[0].guess(view, stream, False) != dog
+    for seat in (1, 2):
+        with pytest.raises(engine.IllegalMoveError, match="cannot guess"):
+            engine.check_guess(state, seat, dog)
+    with pytest.raises(engine.IllegalMoveError, match="seat 1: cannot guess"):
+        engine.second_chance(
+            state, [Fixed(None), Fixed("dog"), Fixed(None)], stream, record, guessed
+        )
+    # only for this round: the next deal starts with a clear board
+    engine.deal_round(state, stream)
+    assert state.removed == []
+
+
+def test_second_chance_starts_when_the_supply_runs_out(monkeypatch) -> None:
+    """Rulebook: "When a player makes a correct guess or the last guess token from the supply is
+    taken, the first player shall flip the first player token back to the A side
+    immediately."
+
+    2 players, 10 tokens, nobody guesses in a free window (open after questions 2..9): the
+    10th question takes the last token and the second chance starts at once (no free window
+    after it). Seat 0 right (1 point), seat 1 wrong, then seat 1 right (1 point)."""
+    table = Table(monkeypatch)
+    rules = replace(RULES, players=2, max_rounds=1)
+    players = [
+        Scripted(table, second={0: ["right"]}),
+        Scripted(table, second={0: ["wrong", "right"]}),
+    ]
+    record = play_game(rules, players, seed=24)
+    assert record.turns == 10
+    assert askers(record, 0) == [0, 1] * 5
+    assert record.triggers == [engine.TRIGGER_SUPPLY]
+    free_calls = [(o.seat, len(o.history)) for free, o in table.calls if free]
+    assert free_calls == [(seat, asked) for asked in range(2, 10) for seat in (0, 1)]
+    second = [(o.seat, len(o.history), o.supply, o.tokens) for free, o in table.calls if not free]
+    assert second == [(0, 10, 0, (5, 5)), (1, 10, 0, (4, 5)), (1, 10, 0, (4, 4))]
+    assert guess_summary(record) == [
+        (0, PHASE_SECOND, True),
+        (1, PHASE_SECOND, False),
+        (1, PHASE_SECOND, True),
+    ]
+    assert record.points == [1, 1]
+
+
+def test_rounds_repeat_until_someone_reaches_five_points(monkeypatch) -> None:
+    """Rulebook: "Gather and reshuffle ALL animal cards ... Deal a new one to each player" and
+    "pass the first player token to the next player in a clockwise direction. The next round
+    starts with the new first player" and "Once a player reaches 5 or more points, the game
+    ends immediately."
+
+    3 players. Round 0 (seat 0 first): seat 0 right in the free window, 2 points. Round 1
+    (seat 1 first): seat 0 right again, 4 points. Round 2 (seat 2 first, 6 questions): seat
+    1 right (2 points); second chance from seat 2: seat 2 wrong, seat 0 right: 5 points, the
+    game ends before seat 2's second guess."""
+    table = Table(monkeypatch)
+    players = [
+        Scripted(table, free={(0, 3): "right", (1, 3): "right"}, second={2: ["right"]}),
+        Scripted(table, free={(2, 6): "right"}, second={0: ["wrong"], 1: ["wrong"]}),
+        Scripted(table, second={0: ["wrong"], 1: ["wrong"], 2: ["wrong", "wrong"]}),
+    ]
+    record = play_game(replace(RULES, players=3), players, seed=25)
+    assert record.end_reason == END_POINTS
+    assert record.rounds == 3 and record.turns == 12
+    assert [askers(record, r) for r in range(3)] == [[0, 1, 2], [1, 2, 0], [2, 0, 1] * 2]
+    assert guess_summary(record) == [
+        (0, PHASE_FREE, True),
+        (1, PHASE_SECOND, False),
+        (2, PHASE_SECOND, False),
+        (0, PHASE_FREE, True),
+        (1, PHASE_SECOND, False),
+        (2, PHASE_SECOND, False),
+        (1, PHASE_FREE, True),
+        (2, PHASE_SECOND, False),
+        (0, PHASE_SECOND, True),
+    ]
+    assert record.points == [5, 2, 0] and record.winners == [0]
+    assert record.points_from == [[4, 1], [2, 0], [0, 0]]
+    assert players[2].second[2] == ["wrong"]  # never asked: the game ended at once
+    # a new deal every round, and the round starts afresh (tokens back, board clear)
+    assert [r for r, _ in table.deals] == [0, 1, 2]
+    assert len({deal for _, deal in table.deals}) == 3
+    for round_index, deal in table.deals:
+        views = [o for _, o in table.calls if o.round_index == round_index]
+        first = views[0]
+        assert first.first_player == round_index
+        assert first.removed == () and first.supply == 12 - 3
+        assert first.tokens == (1, 1, 1)
+        for view in views:
+            assert all(
+                a == (-1 if s == view.seat else deal[s]) for s, a in enumerate(view.seat_animals)
+            )
+    second_chance = [(o.round_index, o.seat) for free, o in table.calls if not free]
+    assert second_chance == [(0, 1), (0, 2), (1, 1), (1, 2), (2, 2), (2, 0)]
+
+
+@pytest.mark.parametrize(("players", "tokens"), [(2, 10), (3, 12), (4, 14), (5, 16), (6, 18)])
+def test_round_starts_with_the_guess_token_supply_for_the_player_count(players, tokens) -> None:
+    """Rulebook: "Players Tokens 2 Players 10 Tokens 3 Players 12 Tokens" and "18 Guess tokens" (14,
+    16, 18 for 4-6 players is docs/rules-decisions.md, Zoology #1). ``test_zoology_rules``
+    checks ``tokens_for``; this checks the supply the engine deals into every round."""
+    rules = replace(RULES, players=players)
+    stream = rng_module.game_stream(26, players)
+    state = engine.new_game(rules, players, stream)
+    engine.deal_round(state, stream)
+    assert state.supply == tokens and state.tokens == [0] * players
