@@ -109,7 +109,7 @@ def test_weakest_and_strongest_in_a_suit() -> None:
 def test_order_settings() -> None:
     assert orders.parse_order("middle-out", "contract.order") == MIDDLE_OUT
     assert orders.parse_direction("down", "contract.start") == DOWN
-    with pytest.raises(SettingsError, match="'contract.order'.*allowed are numeric, aces-high"):
+    with pytest.raises(SettingsError, match=r"'contract\.order'.*allowed are numeric, aces-high"):
         orders.parse_order("sideways", "contract.order")
-    with pytest.raises(SettingsError, match="'contract.start'.*up, down"):
+    with pytest.raises(SettingsError, match=r"'contract\.start'.*up, down"):
         orders.parse_direction("left", "contract.start")
