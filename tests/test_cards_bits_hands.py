@@ -100,3 +100,4 @@ def test_hand_fill_replaces_the_hand() -> None:
     dealt = np.array([3, 130, JOKER, 7, 9], dtype=np.int16)
     hands.hand_fill(hand, dealt, 1, 4)
     assert hands.hand_list(hand) == [7, JOKER, 130]
+    assert hands.hand_from_codes([130, JOKER, 7], copies=2).tolist() == hand.tolist()

@@ -36,6 +36,14 @@ def new_hands(players: int, copies: int = 1) -> np.ndarray:
     return np.zeros((players, hand_words(copies)), dtype=np.uint64)
 
 
+def hand_from_codes(codes, copies: int = 1) -> np.ndarray:
+    """A hand row holding the card codes ``codes`` (plain Python, e.g. for tests)."""
+    hand = np.zeros(hand_words(copies), dtype=np.uint64)
+    for code in codes:
+        hand_add(hand, int(code))
+    return hand
+
+
 @njit(cache=True, nogil=True, error_model="numpy")
 def hand_add(hand, code: int) -> None:
     """Put the card ``code`` into ``hand``."""
