@@ -126,6 +126,8 @@ def nth_playable(hand, faces, jokers_ok: bool, k: int) -> int:
     copies = hand.shape[0] - 1
     jokers = hand[copies] if jokers_ok else EMPTY
     for copy in range(MAX_COPIES):
+        if copy >= copies and jokers >> np.uint64(copy) == EMPTY:
+            break
         if copy < copies:
             mask = hand[copy] & allowed
             count = count_faces(mask)
@@ -145,6 +147,8 @@ def hand_codes(hand, out) -> int:
     copies = hand.shape[0] - 1
     n = 0
     for copy in range(MAX_COPIES):
+        if copy >= copies and hand[copies] >> np.uint64(copy) == EMPTY:
+            break
         if copy < copies:
             mask = hand[copy]
             while mask != EMPTY:
