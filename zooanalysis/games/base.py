@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from zooanalysis.errors import SettingsError
+from zooanalysis.errors import SettingsError, UserError
 from zooanalysis.strategy_spec import PlayerSpec, StrategyInfo
 
 if TYPE_CHECKING:
@@ -106,7 +106,7 @@ class Game(ABC):
 
     def run_class(self) -> type:
         """The results class for this game's runs (a subclass of ``results.Run``)."""
-        from zooanalysis.results import Run
+        from zooanalysis.results import Run  # lazily: results pulls in scipy.stats
 
         return Run
 
@@ -125,14 +125,10 @@ class Game(ABC):
 
     def odds_table(self, settings: Any, sizes: list[int]) -> pd.DataFrame:
         """An exact odds table for ``zoosim odds``; games without one refuse politely."""
-        from zooanalysis.errors import UserError
-
         raise UserError(f"--game: {self.name} has no odds table")
 
     def deck_text(self, settings: Any, seed: int | None, as_toml: bool) -> str:
         """The deck a game would be played with, as text, for ``zoosim deck`` (``seed`` picks
         a generated print; ``as_toml`` asks for an editable deck file); games without a
         generated deck refuse politely."""
-        from zooanalysis.errors import UserError
-
         raise UserError(f"--game: {self.name} has no deck generator")
