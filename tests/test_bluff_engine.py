@@ -25,7 +25,6 @@ from zooanalysis.games.bluff.cards import (
     STOP,
     WILD_1,
     animal_type,
-    count_claimed,
 )
 from zooanalysis.games.bluff.engine import (
     END_DECK,
@@ -42,6 +41,7 @@ from zooanalysis.games.bluff.rules import (
     BluffSettings,
     DeckSettings,
     claim_beats,
+    count_claimed,
     count_for_kind,
     settings_from_table,
     validate,
