@@ -532,8 +532,8 @@ class _ClaimsTwoAtFirst(_DoubtAboveThree):
 
 
 def test_a_python_strategy_object_plays_through_the_reference_engine() -> None:
+    from zooanalysis.games.bluff.counts import play_batch_reference
     from zooanalysis.games.bluff.engine import lineup, play_game
-    from zooanalysis.games.bluff.reference_batch import play_batch_reference
 
     settings = BluffSettings(players=3)
     players = [_DoubtAboveThree(), *lineup("random,bayes")]

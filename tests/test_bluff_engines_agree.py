@@ -1,6 +1,6 @@
 """The numba kernel plays exactly the reference engine's games.
 
-``kernel.play_batch`` (with per-game rows) and ``reference_batch.play_batch_reference``
+``kernel.play_batch`` (with per-game rows) and ``counts.play_batch_reference``
 must produce identical count arrays and rows, array by array, for every strategy, player
 count and custom setting; game ``i`` of a batch must not depend on the batch size.
 """
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from zooanalysis.games.bluff import engine, kernel
-from zooanalysis.games.bluff.reference_batch import play_batch_reference
+from zooanalysis.games.bluff.counts import play_batch_reference
 from zooanalysis.games.bluff.rules import BluffSettings, DeckSettings
 from zooanalysis.games.bluff.strategies import strategy_code, strategy_params
 

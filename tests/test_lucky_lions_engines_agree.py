@@ -1,7 +1,7 @@
 """The Lucky Lions numba kernel plays exactly the reference engine's games.
 
 ``batch.make_batch(...)(seed, n)`` (the kernel, with per-game rows) and
-``tallies.play_batch_reference`` must produce identical count arrays and rows, array by
+``counts.play_batch_reference`` must produce identical count arrays and rows, array by
 array, for every variant, expansion, deck source and strategy mix; game ``i`` of a batch must
 not depend on the batch size or on where the batch starts.
 """
@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from zooanalysis.games.lucky_lions import engine, tallies
+from zooanalysis.games.lucky_lions import counts, engine
 from zooanalysis.games.lucky_lions.batch import LuckyBatch, make_batch
 from zooanalysis.games.lucky_lions.rules import LuckySettings
 from zooanalysis.games.lucky_lions.strategies import strategy_params
@@ -122,7 +122,7 @@ CASES = [
 @pytest.mark.parametrize(("settings", "lineup", "seed", "n_games"), CASES)
 def test_kernel_equals_reference(settings, lineup, seed, n_games):
     kernel_totals, kernel_rows = run_kernel(settings, lineup, seed, n_games)
-    reference_totals, reference_rows = tallies.play_batch_reference(
+    reference_totals, reference_rows = counts.play_batch_reference(
         settings, engine.lineup(lineup), seed, n_games, with_rows=True
     )
     assert_same(kernel_totals, reference_totals)
@@ -151,7 +151,7 @@ def test_the_variants_are_exercised():
 def test_reference_rows_are_play_game_records():
     settings = S(players=3, busy_zoo=True)
     lineup = "greedy,random,random"
-    _, rows = tallies.play_batch_reference(settings, engine.lineup(lineup), 5, 4, True)
+    _, rows = counts.play_batch_reference(settings, engine.lineup(lineup), 5, 4, True)
     for game in range(4):
         record = engine.play_game(settings, engine.lineup(lineup), 5, game)
         assert list(rows["row_points"][game]) == record.scores
@@ -201,7 +201,7 @@ def test_totals_only_batch_counts_the_same():
     settings = S(wild_animals=True, busy_zoo=True)
     with_rows = kernel_batch(settings, "random*4")(9, 80)
     without = kernel_batch(settings, "random*4", with_rows=False)(9, 80)
-    assert set(without) == set(tallies.new_totals(4))
+    assert set(without) == set(counts.new_totals(4))
     for key in without:
         np.testing.assert_array_equal(without[key], with_rows[key], err_msg=key)
 
@@ -217,7 +217,7 @@ def test_kernel_equals_reference_many_games(players):
     settings = S(players=players, **EVERYTHING)
     lineup = ",".join(["greedy", "random", "equilibrium", "random", "greedy"][:players])
     kernel_totals, kernel_rows = run_kernel(settings, lineup, 9000 + players, 600)
-    reference_totals, reference_rows = tallies.play_batch_reference(
+    reference_totals, reference_rows = counts.play_batch_reference(
         settings, engine.lineup(lineup), 9000 + players, 600, with_rows=True
     )
     assert_same(kernel_totals, reference_totals)

@@ -1,6 +1,6 @@
 """The numba kernel plays exactly the reference engine's Zoology games.
 
-``kernel.play_batch`` (with per-game rows) and ``reference_batch.play_batch_reference`` must
+``kernel.play_batch`` (with per-game rows) and ``counts.play_batch_reference`` must
 produce identical count arrays and rows, array by array, for every strategy, player count,
 board, mode and custom setting; game ``i`` of a batch must not depend on the batch size.
 """
@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from zooanalysis.games.zoology import engine, kernel
+from zooanalysis.games.zoology.counts import play_batch_reference, tally
 from zooanalysis.games.zoology.game import GAME, cells
-from zooanalysis.games.zoology.reference_batch import play_batch_reference, tally
 from zooanalysis.games.zoology.rules import ZoologySettings, with_players
 from zooanalysis.games.zoology.strategies import strategy_code, strategy_params
 from zooanalysis.strategy_spec import parse_lineup

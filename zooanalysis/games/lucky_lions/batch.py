@@ -2,7 +2,7 @@
 
 ``make_batch(settings, codes, params, with_rows)`` gives a :class:`LuckyBatch`; calling it
 with ``(batch_seed, n_games)`` plays that batch with ``kernel.play_batch`` and returns the
-count arrays of ``tallies.new_totals`` (plus the rows of ``tallies.new_rows`` if asked).
+count arrays of ``counts.new_totals`` (plus the rows of ``counts.new_rows`` if asked).
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from zooanalysis.games.lucky_lions import kernel
+from zooanalysis.games.lucky_lions.counts import new_rows, new_totals
 from zooanalysis.games.lucky_lions.generator import GeneratorTables
 from zooanalysis.games.lucky_lions.rules import LuckySettings
-from zooanalysis.games.lucky_lions.tallies import new_rows, new_totals
 
 
 @dataclass(frozen=True, eq=False)

@@ -2,6 +2,6 @@
 
 Modules: ``data`` (the replaceable animal table and question deck), ``rules`` (settings),
 ``beliefs`` (voting model and posterior), ``strategies``, ``engine`` (reference engine),
-``kernel`` (numba batch kernel), ``reference_batch``, ``game`` (registration and result
+``kernel`` (numba batch kernel), ``counts``, ``game`` (registration and result
 tables) and ``analysis`` (the run object).
 """
