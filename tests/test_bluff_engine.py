@@ -532,7 +532,7 @@ class _ClaimsTwoAtFirst(_DoubtAboveThree):
 
 
 def test_a_python_strategy_object_plays_through_the_reference_engine() -> None:
-    from zooanalysis.games.bluff.counts import play_batch_reference
+    from zooanalysis.games.bluff.batch import play_batch_reference
     from zooanalysis.games.bluff.engine import lineup, play_game
 
     settings = BluffSettings(players=3)

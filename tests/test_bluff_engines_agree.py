@@ -1,6 +1,6 @@
 """The numba kernel plays exactly the reference engine's games.
 
-``kernel.play_batch`` (with per-game rows) and ``counts.play_batch_reference``
+``kernel.play_batch`` (with per-game rows) and ``batch.play_batch_reference``
 must produce identical count arrays and rows, array by array, for every strategy, player
 count and custom setting; game ``i`` of a batch must not depend on the batch size.
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from zooanalysis.games.bluff import engine, kernel
-from zooanalysis.games.bluff.counts import play_batch_reference
+from zooanalysis.games.bluff import counts, engine, kernel
+from zooanalysis.games.bluff.batch import play_batch_reference
 from zooanalysis.games.bluff.rules import BluffSettings, DeckSettings
 from zooanalysis.games.bluff.strategies import strategy_code, strategy_params
 
@@ -20,8 +20,8 @@ def run_kernel(game_settings: BluffSettings, lineup: str, seed: int, n_games: in
     """Kernel totals and rows for a batch, arguments built as the Bluff game builds them."""
     players = [s.player for s in engine.lineup(lineup)]
     assert len(players) == game_settings.players
-    totals = kernel.new_totals(game_settings.players)
-    rows = kernel.new_rows(n_games, game_settings.players)
+    totals = counts.new_totals(game_settings.players)
+    rows = counts.new_rows(n_games, game_settings.players)
     kernel.play_batch(
         game_settings.deck.cards(),
         game_settings.hand_size,
@@ -152,7 +152,7 @@ def test_totals_add_up_across_batches():
     first, _ = run_kernel(game_settings, lineup, 1, 30)
     second, _ = run_kernel(game_settings, lineup, 2, 30)
     players = [s.player for s in engine.lineup(lineup)]
-    both = kernel.new_totals(3)
+    both = counts.new_totals(3)
     for seed in (1, 2):
         kernel.play_batch(
             game_settings.deck.cards(), 5, 30, game_settings.claim_cap,

@@ -1,33 +1,69 @@
-"""Batches through the reference engine, tallied exactly as the kernel tallies them.
+"""What a Bluff in Zoo batch counts: the count arrays both engines fill, and the reference tally.
 
-Used to prove the two engines agree, and to run custom Python strategies (slowly) through
-the same analysis as the kernel's results.
+Counts only (constant memory for any number of games); histogram bins at the top hold "that
+many or more". The kernel fills these arrays in place; :func:`tally` adds one reference-engine
+:class:`~zooanalysis.games.bluff.engine.GameRecord` the same way, so the two engines' totals
+can be compared array by array.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 
-from zooanalysis.games.bluff.engine import GameRecord, Strategy, play_game
-from zooanalysis.games.bluff.kernel import (
-    COUNT_BINS,
-    MOVE_BINS,
-    PILE_BINS,
-    POINT_BINS,
-    ROUND_BINS,
-    new_rows,
-    new_totals,
-)
-from zooanalysis.games.bluff.rules import BluffSettings
+from zooanalysis.games.bluff.cards import N_KINDS
+from zooanalysis.games.bluff.engine import GameRecord
 from zooanalysis.trajectory import (
     LEAD_CHANGE_BINS,
+    SETTLED_BINS,
     count_lead_changes,
     settled_bin,
     settled_move,
     sole_leader,
 )
+
+COUNT_BINS = 31
+"""Claimed counts 0-30 in the doubt and claim tables; 30 holds 30 or more."""
+PILE_BINS = 41
+"""Pile sizes 0-40 in the doubt and claim tables; 40 holds 40 or more."""
+POINT_BINS = 128
+ROUND_BINS = 256
+MOVE_BINS = 1024
+
+
+def new_totals(players: int) -> dict[str, np.ndarray]:
+    """Zeroed count arrays for a batch of ``players``-player games (summed across batches)."""
+    n = players
+    return {
+        "games": np.zeros(1, dtype=np.int64),
+        "wins": np.zeros(n, dtype=np.int64),
+        "sole_wins": np.zeros(n, dtype=np.int64),
+        "points_sum": np.zeros(n, dtype=np.int64),
+        "points_squares": np.zeros(n, dtype=np.int64),
+        "points_hist": np.zeros((n, POINT_BINS), dtype=np.int64),
+        "rounds_hist": np.zeros(ROUND_BINS, dtype=np.int64),
+        "moves_hist": np.zeros(MOVE_BINS, dtype=np.int64),
+        "end_reasons": np.zeros(2, dtype=np.int64),
+        # score trajectories (see zooanalysis.trajectory): lead changes per game, and when
+        # the single winner became sole leader for good (20 bins of 5% of the game's moves)
+        "lead_changes_hist": np.zeros(LEAD_CHANGE_BINS, dtype=np.int64),
+        "settled_hist": np.zeros(SETTLED_BINS, dtype=np.int64),
+        "move_counts": np.zeros((n, 4), dtype=np.int64),
+        # claimed count, kind, pile size, claimant's move (hand/draw/none), doubter, claimant,
+        # claim held (0/1)
+        "doubts": np.zeros((COUNT_BINS, N_KINDS, PILE_BINS, 3, n, n, 2), dtype=np.int64),
+        # claimant, claimed count, kind, pile size, move (hand/draw/none), true when made (0/1)
+        "claims": np.zeros((n, COUNT_BINS, N_KINDS, PILE_BINS, 3, 2), dtype=np.int64),
+    }
+
+
+def new_rows(games: int, players: int) -> dict[str, np.ndarray]:
+    """Arrays for one row per game (final scores, rounds, moves, how the game ended)."""
+    return {
+        "row_scores": np.zeros((games, players), dtype=np.int32),
+        "row_rounds": np.zeros(games, dtype=np.int32),
+        "row_moves": np.zeros(games, dtype=np.int32),
+        "row_end": np.zeros(games, dtype=np.int8),
+    }
 
 
 def tally(record: GameRecord, totals: dict[str, np.ndarray]) -> None:
@@ -72,24 +108,3 @@ def tally(record: GameRecord, totals: dict[str, np.ndarray]) -> None:
             claimant,
             int(held),
         ] += 1
-
-
-def play_batch_reference(
-    settings: BluffSettings,
-    strategies: Sequence[Strategy],
-    batch_seed: int,
-    n_games: int,
-    with_rows: bool = False,
-) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
-    """Play a batch with the reference engine; returns (totals, rows) shaped as the kernel's."""
-    totals = new_totals(settings.players)
-    rows = new_rows(n_games if with_rows else 0, settings.players)
-    for game in range(n_games):
-        record = play_game(settings, strategies, batch_seed, game)
-        tally(record, totals)
-        if with_rows:
-            rows["row_scores"][game] = record.scores
-            rows["row_rounds"][game] = record.rounds
-            rows["row_moves"][game] = record.moves
-            rows["row_end"][game] = record.end_reason
-    return totals, rows
