@@ -1,7 +1,7 @@
 """The Lucky Lions numba kernel plays exactly the reference engine's games.
 
 ``batch.make_batch(...)(seed, n)`` (the kernel, with per-game rows) and
-``counts.play_batch_reference`` must produce identical count arrays and rows, array by
+``batch.play_batch_reference`` must produce identical count arrays and rows, array by
 array, for every variant, expansion, deck source and strategy mix; game ``i`` of a batch must
 not depend on the batch size or on where the batch starts.
 """
@@ -14,9 +14,8 @@ import numpy as np
 import pytest
 
 from zooanalysis.games.lucky_lions import counts, engine
-from zooanalysis.games.lucky_lions.batch import LuckyBatch, make_batch
+from zooanalysis.games.lucky_lions.batch import LuckyBatch, make_batch, play_batch_reference
 from zooanalysis.games.lucky_lions.rules import LuckySettings
-from zooanalysis.games.lucky_lions.strategies import strategy_params
 
 EXAMPLE_DECK = str(
     Path(__file__).resolve().parent.parent / "simulations" / "decks" / "lucky-lions-example.toml"
@@ -27,9 +26,7 @@ def kernel_batch(settings: LuckySettings, lineup: str, with_rows: bool = True) -
     """The kernel batch, arguments built from the reference engine's strategies."""
     strategies = engine.lineup(lineup)
     assert len(strategies) == settings.players
-    codes = np.array([s.code for s in strategies], dtype=np.int64)
-    params = np.array([strategy_params(s.player) for s in strategies], dtype=np.float64)
-    return make_batch(settings, codes, params, with_rows)
+    return make_batch(settings, [s.player for s in strategies], with_rows)
 
 
 def run_kernel(settings: LuckySettings, lineup: str, seed: int, n_games: int):
@@ -122,7 +119,7 @@ CASES = [
 @pytest.mark.parametrize(("settings", "lineup", "seed", "n_games"), CASES)
 def test_kernel_equals_reference(settings, lineup, seed, n_games):
     kernel_totals, kernel_rows = run_kernel(settings, lineup, seed, n_games)
-    reference_totals, reference_rows = counts.play_batch_reference(
+    reference_totals, reference_rows = play_batch_reference(
         settings, engine.lineup(lineup), seed, n_games, with_rows=True
     )
     assert_same(kernel_totals, reference_totals)
@@ -151,7 +148,7 @@ def test_the_variants_are_exercised():
 def test_reference_rows_are_play_game_records():
     settings = S(players=3, busy_zoo=True)
     lineup = "greedy,random,random"
-    _, rows = counts.play_batch_reference(settings, engine.lineup(lineup), 5, 4, True)
+    _, rows = play_batch_reference(settings, engine.lineup(lineup), 5, 4, True)
     for game in range(4):
         record = engine.play_game(settings, engine.lineup(lineup), 5, game)
         assert list(rows["row_points"][game]) == record.scores
@@ -170,7 +167,7 @@ def test_game_i_alone_equals_game_i_in_the_batch(settings, lineup):
     whole = batch(31, 40)
     strategies = engine.lineup(lineup)
     for game in (0, 7, 39):
-        alone = batch.play(31, 1, first_game=game)
+        alone = batch(31, 1, first_game=game)
         for key in ("row_points", "row_cards_won", "row_turns", "row_end"):
             np.testing.assert_array_equal(alone[key][0], whole[key][game], err_msg=key)
         record = engine.play_game(settings, strategies, 31, game)
@@ -207,8 +204,8 @@ def test_totals_only_batch_counts_the_same():
 
 
 def test_make_batch_rejects_a_wrong_lineup_size():
-    with pytest.raises(ValueError, match="3 players"):
-        make_batch(S(players=3), np.zeros(4, dtype=np.int64), np.zeros((4, 2)), False)
+    with pytest.raises(ValueError, match="4 strategies for 3 players"):
+        make_batch(S(players=3), [s.player for s in engine.lineup("random*4")], False)
 
 
 @pytest.mark.slow
@@ -217,7 +214,7 @@ def test_kernel_equals_reference_many_games(players):
     settings = S(players=players, **EVERYTHING)
     lineup = ",".join(["greedy", "random", "equilibrium", "random", "greedy"][:players])
     kernel_totals, kernel_rows = run_kernel(settings, lineup, 9000 + players, 600)
-    reference_totals, reference_rows = counts.play_batch_reference(
+    reference_totals, reference_rows = play_batch_reference(
         settings, engine.lineup(lineup), 9000 + players, 600, with_rows=True
     )
     assert_same(kernel_totals, reference_totals)
