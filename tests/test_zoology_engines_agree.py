@@ -1,6 +1,6 @@
 """The numba kernel plays exactly the reference engine's Zoology games.
 
-``kernel.play_batch`` (with per-game rows) and ``counts.play_batch_reference`` must
+``kernel.play_batch`` (with per-game rows) and ``batch.play_batch_reference`` must
 produce identical count arrays and rows, array by array, for every strategy, player count,
 board, mode and custom setting; game ``i`` of a batch must not depend on the batch size.
 """
@@ -12,10 +12,11 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from zooanalysis.games.zoology import engine, kernel
-from zooanalysis.games.zoology.counts import play_batch_reference, tally
-from zooanalysis.games.zoology.game import GAME, cells
-from zooanalysis.games.zoology.rules import ZoologySettings, with_players
+from zooanalysis.games.zoology import counts, engine, kernel
+from zooanalysis.games.zoology.batch import kernel_config, play_batch_reference
+from zooanalysis.games.zoology.counts import tally
+from zooanalysis.games.zoology.game import GAME
+from zooanalysis.games.zoology.rules import ZoologySettings, cells, with_players
 from zooanalysis.games.zoology.strategies import strategy_code, strategy_params
 from zooanalysis.strategy_spec import parse_lineup
 
@@ -23,10 +24,10 @@ from zooanalysis.strategy_spec import parse_lineup
 def run_kernel(rules: ZoologySettings, lineup: str, seed: int, n_games: int):
     """Kernel totals and rows for a batch, arguments built as the Zoology game builds them."""
     players = [s.player for s in engine.lineup(lineup)]
-    totals = kernel.new_totals(len(players), len(rules.animals), len(rules.questions))
-    rows = kernel.new_rows(n_games, len(players))
+    totals = counts.new_totals(len(players), len(rules.animals), len(rules.questions))
+    rows = counts.new_rows(n_games, len(players))
     kernel.play_batch(
-        kernel.kernel_config(rules, len(players)),
+        kernel_config(rules, len(players)),
         np.array([strategy_code(p) for p in players], dtype=np.int64),
         np.array([strategy_params(p) for p in players], dtype=np.float64),
         seed,
@@ -149,8 +150,8 @@ def test_cooperative_grid_batch_equals_reference_cell_by_cell() -> None:
     n_games = 2 * len(plan) + 7
     result = GAME.batch_job(rules, lineup, True)(99, n_games)
     strategies = engine.lineup("team*6")
-    totals = kernel.new_totals(6, len(rules.animals), len(rules.questions), len(plan))
-    rows = kernel.new_rows(n_games, 6)
+    totals = counts.new_totals(6, len(rules.animals), len(rules.questions), len(plan))
+    rows = counts.new_rows(n_games, 6)
     # the batch plays cell by cell (game i in cell i mod cells); add up in that order
     order = [(game, cell) for cell in range(len(plan)) for game in range(cell, n_games, len(plan))]
     for game, cell in order:

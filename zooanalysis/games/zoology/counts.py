@@ -1,30 +1,78 @@
-"""Batches through the reference engine, tallied exactly as the kernel tallies them.
+"""What a Zoology batch counts: the count arrays both engines fill, and the reference tally.
 
-Used to prove the two engines agree, and to run custom Python strategies (slowly) through
-the same analysis as the kernel's results.
+Counts only (constant memory for any number of games); histogram bins at the top hold "that
+many or more". The kernel fills these arrays in place; :func:`tally` adds one reference-engine
+:class:`~zooanalysis.games.zoology.engine.GameRecord` the same way, so the two engines' totals
+can be compared array by array.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 
-from zooanalysis.games.zoology.engine import (
-    END_COOPERATIVE,
-    GameRecord,
-    Strategy,
-    play_game,
-)
-from zooanalysis.games.zoology.kernel import (
-    LEAD_BINS,
-    ROUND_BINS,
-    SETTLED_BINS,
-    TURN_BINS,
-    new_rows,
-    new_totals,
-)
-from zooanalysis.games.zoology.rules import ZoologySettings
+from zooanalysis.games.zoology.engine import END_COOPERATIVE, GameRecord
+
+ROUND_BINS = 128
+"""Rounds per game 0-127; 127 holds 127 or more."""
+TURN_BINS = 1024
+LEAD_BINS = 64
+"""Lead changes per game 0-63; 63 holds 63 or more."""
+SETTLED_BINS = 20
+
+
+def new_totals(seats: int, n_animals: int, n_questions: int, n_cells: int = 1) -> dict:
+    """Zeroed count arrays for a batch (summed across batches)."""
+    n = seats
+    return {
+        "games": np.zeros(1, dtype=np.int64),
+        "wins": np.zeros(n, dtype=np.int64),
+        "sole_wins": np.zeros(n, dtype=np.int64),
+        "points_sum": np.zeros(n, dtype=np.int64),
+        "points_squares": np.zeros(n, dtype=np.int64),
+        # per seat: points from free guesses, from second chance
+        "points_from": np.zeros((n, 2), dtype=np.int64),
+        # per seat and phase (free, second chance / cooperative): guesses, right guesses
+        "guesses": np.zeros((n, 2), dtype=np.int64),
+        "right_guesses": np.zeros((n, 2), dtype=np.int64),
+        # the same for each player's first guess of a round
+        "first_guesses": np.zeros((n, 2), dtype=np.int64),
+        "first_right": np.zeros((n, 2), dtype=np.int64),
+        "rounds_hist": np.zeros(ROUND_BINS, dtype=np.int64),
+        "turns_hist": np.zeros(TURN_BINS, dtype=np.int64),
+        "end_reasons": np.zeros(3, dtype=np.int64),
+        "triggers": np.zeros(2, dtype=np.int64),
+        "lead_changes_hist": np.zeros(LEAD_BINS, dtype=np.int64),
+        "settled_hist": np.zeros(SETTLED_BINS, dtype=np.int64),
+        "question_plays": np.zeros(n_questions, dtype=np.int64),
+        "question_no_champion": np.zeros(n_questions, dtype=np.int64),
+        "question_information": np.zeros(n_questions, dtype=np.float64),
+        # per animal held by a player for a round: held, guessed at all, found, wrong
+        # guesses, first guess right
+        "animal_held": np.zeros(n_animals, dtype=np.int64),
+        "animal_guessed": np.zeros(n_animals, dtype=np.int64),
+        "animal_found": np.zeros(n_animals, dtype=np.int64),
+        "animal_wrong": np.zeros(n_animals, dtype=np.int64),
+        "animal_first_right": np.zeros(n_animals, dtype=np.int64),
+        # wrong guesses: (true animal, guessed animal)
+        "confusions": np.zeros((n_animals, n_animals), dtype=np.int64),
+        "coop_games": np.zeros(n_cells, dtype=np.int64),
+        "coop_success": np.zeros(n_cells, dtype=np.int64),
+    }
+
+
+def new_rows(games: int, seats: int) -> dict:
+    """Arrays for one row per game: points, rounds, turns, and ``success`` (cooperative: 1
+    if every player found their animal, else 0; -1 in the competitive game)."""
+    return {
+        "row_points": np.zeros((games, seats), dtype=np.int32),
+        "row_rounds": np.zeros(games, dtype=np.int32),
+        "row_turns": np.zeros(games, dtype=np.int32),
+        "row_success": np.zeros(games, dtype=np.int8),
+    }
+
+
+TOTAL_KEYS = tuple(new_totals(1, 1, 1))
+ROW_KEYS = tuple(new_rows(0, 1))
 
 
 def tally(record: GameRecord, totals: dict[str, np.ndarray], cell: int = 0) -> None:
@@ -78,26 +126,3 @@ def tally(record: GameRecord, totals: dict[str, np.ndarray], cell: int = 0) -> N
         totals["animal_guessed"][animal] += int(guessed)
         totals["animal_found"][animal] += int(found)
         totals["animal_wrong"][animal] += wrong
-
-
-def play_batch_reference(
-    settings: ZoologySettings,
-    strategies: Sequence[Strategy],
-    batch_seed: int,
-    n_games: int,
-    with_rows: bool = False,
-) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
-    """Play a batch with the reference engine; returns (totals, rows) shaped as the kernel's."""
-    players = len(strategies)
-    totals = new_totals(players, len(settings.animals), len(settings.questions))
-    rows = new_rows(n_games if with_rows else 0, players)
-    for game in range(n_games):
-        record = play_game(settings, strategies, batch_seed, game)
-        tally(record, totals)
-        if with_rows:
-            rows["row_points"][game] = record.points
-            rows["row_rounds"][game] = record.rounds
-            rows["row_turns"][game] = record.turns
-            cooperative = record.end_reason == END_COOPERATIVE
-            rows["row_success"][game] = int(record.success) if cooperative else -1
-    return totals, rows
