@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from batch_helpers import assert_chunks_make_the_batch, split_rows
 
 from zooanalysis.games.bluff import counts, engine, kernel
-from zooanalysis.games.bluff.batch import play_batch_reference
+from zooanalysis.games.bluff.batch import make_batch, play_batch_reference
 from zooanalysis.games.bluff.rules import BluffSettings, DeckSettings
 from zooanalysis.games.bluff.strategies import strategy_code, strategy_params
 
@@ -184,6 +185,41 @@ def test_a_different_seed_gives_different_games():
     _, rows_again = run_kernel(game_settings, lineup, 77, 40)
     for key in rows_a:
         np.testing.assert_array_equal(rows_a[key], rows_again[key], err_msg=key)
+
+
+
+@pytest.mark.parametrize(
+    ("game_settings", "lineup", "split"),
+    [
+        pytest.param(BluffSettings(players=4), "bayes,random,cautious,aggressive", 11, id="4p"),
+        pytest.param(BluffSettings(players=3, max_claim_count=3), "random*3", 1, id="3p-random"),
+    ],
+)
+def test_a_batch_played_in_two_chunks_equals_one_call(game_settings, lineup, split):
+    """``job(s, k)`` then ``job(s, n - k, first_game=k)`` is ``job(s, n)``, on the kernel and
+    on the reference engine: game ``g`` of a batch is the same game whichever call plays it."""
+    seed, n_games = 2024, 30
+    strategies = engine.lineup(lineup)
+    job = make_batch(game_settings, [s.player for s in strategies], with_rows=True)
+    whole = job(seed, n_games)
+    assert_chunks_make_the_batch(
+        whole, [job(seed, split), job(seed, n_games - split, first_game=split)]
+    )
+
+    def reference(n: int, first_game: int = 0) -> dict:
+        totals, rows = play_batch_reference(
+            game_settings, strategies, seed, n, with_rows=True, first_game=first_game
+        )
+        return {**totals, **rows}
+
+    assert_chunks_make_the_batch(
+        reference(n_games), [reference(split), reference(n_games - split, split)]
+    )
+    # the job is the kernel playing the reference engine's games
+    for mine, theirs in zip(split_rows(whole), split_rows(reference(n_games)), strict=True):
+        assert mine.keys() == theirs.keys()
+        for key in mine:
+            np.testing.assert_array_equal(mine[key], theirs[key], err_msg=key)
 
 
 @pytest.mark.slow

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from batch_helpers import assert_chunks_make_the_batch
 
 from zooanalysis.games.lucky_lions import counts, engine
 from zooanalysis.games.lucky_lions.batch import LuckyBatch, make_batch, play_batch_reference
@@ -173,6 +174,36 @@ def test_game_i_alone_equals_game_i_in_the_batch(settings, lineup):
         record = engine.play_game(settings, strategies, 31, game)
         assert list(alone["row_points"][0]) == record.scores
         assert alone["row_turns"][0] == record.turns
+
+
+
+@pytest.mark.parametrize(
+    ("settings", "lineup", "split"),
+    [(S(), "random*4", 13), (S(players=3, **EVERYTHING), "greedy,random,equilibrium", 1)],
+    ids=["base", "everything"],
+)
+def test_a_batch_played_in_two_chunks_equals_one_call(settings, lineup, split):
+    """``job(s, k)`` then ``job(s, n - k, first_game=k)`` is ``job(s, n)``, on the kernel and
+    on the reference engine: game ``g`` of a batch is the same game whichever call plays it."""
+    seed, n_games = 2024, 30
+    job = kernel_batch(settings, lineup)
+    whole = job(seed, n_games)
+    assert_chunks_make_the_batch(
+        whole, [job(seed, split), job(seed, n_games - split, first_game=split)]
+    )
+    strategies = engine.lineup(lineup)
+
+    def reference(n: int, first_game: int = 0) -> dict:
+        totals, rows = play_batch_reference(
+            settings, strategies, seed, n, with_rows=True, first_game=first_game
+        )
+        return {**totals, **rows}
+
+    whole_reference = reference(n_games)
+    assert_chunks_make_the_batch(
+        whole_reference, [reference(split), reference(n_games - split, split)]
+    )
+    assert_same(whole, whole_reference)  # the job is the kernel playing the same games
 
 
 def test_game_i_does_not_depend_on_batch_size():

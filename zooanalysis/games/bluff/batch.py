@@ -1,10 +1,11 @@
 """Bluff in Zoo batches: on the kernel (what runs use) and on the reference engine.
 
 ``make_batch(settings, lineup, with_rows)`` gives a :class:`BluffBatch`, the picklable job
-the runner calls as ``job(batch_seed, n_games)``; it returns the count arrays of
-``counts.new_totals`` (plus the rows of ``counts.new_rows`` if asked).
-:func:`play_batch_reference` plays the same games through the reference engine and counts
-them the same way: the tests hold the two equal, and it runs custom Python strategies.
+the runner calls as ``job(batch_seed, n_games)`` (``first_game=`` plays part of a batch); it
+returns the count arrays of ``counts.new_totals`` (plus the rows of ``counts.new_rows`` if
+asked). :func:`play_batch_reference` plays the same games through the reference engine and
+counts them the same way: the tests hold the two equal, and it runs custom Python
+strategies.
 """
 
 from __future__ import annotations
@@ -35,8 +36,9 @@ class BluffBatch:
     params: np.ndarray
     with_rows: bool
 
-    def __call__(self, batch_seed: int, n_games: int) -> BatchResult:
-        """Play ``n_games`` games seeded by ``batch_seed``; counts plus rows if asked."""
+    def __call__(self, batch_seed: int, n_games: int, first_game: int = 0) -> BatchResult:
+        """Play games ``first_game .. first_game + n_games - 1`` of the batch seeded
+        ``batch_seed``; counts plus rows (row ``i`` is game ``first_game + i``) if asked."""
         players = self.codes.shape[0]
         totals = new_totals(players)
         rows = new_rows(n_games if self.with_rows else 0, players)
@@ -51,6 +53,7 @@ class BluffBatch:
             n_games,
             totals,
             rows,
+            first_game,
         )
         return {**totals, **rows} if self.with_rows else totals
 
@@ -76,12 +79,15 @@ def play_batch_reference(
     batch_seed: int,
     n_games: int,
     with_rows: bool = False,
+    first_game: int = 0,
 ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
-    """Play a batch with the reference engine; returns (totals, rows) shaped as the kernel's."""
+    """Play games ``first_game .. first_game + n_games - 1`` of the batch seeded
+    ``batch_seed`` with the reference engine; returns (totals, rows) shaped as the kernel's
+    (row ``i`` is game ``first_game + i``)."""
     totals = new_totals(settings.players)
     rows = new_rows(n_games if with_rows else 0, settings.players)
     for game in range(n_games):
-        record = play_game(settings, strategies, batch_seed, game)
+        record = play_game(settings, strategies, batch_seed, first_game + game)
         tally(record, totals)
         if with_rows:
             rows["row_scores"][game] = record.scores

@@ -2,9 +2,9 @@
 
 It follows ``engine.py`` step by step on flat arrays and keeps only the counts of
 ``counts.new_totals`` (constant memory, whatever the number of games); per-game rows
-(``counts.new_rows``) are written only when the caller passes arrays for them. Game ``i``
-of a batch with seed ``s`` is the reference engine's ``play_game(settings, strategies, s,
-i)``; the tests hold both to that.
+(``counts.new_rows``) are written only when the caller passes arrays for them. Game
+``first_game + i`` of a batch seeded ``s`` is the reference engine's
+``play_game(settings, strategies, s, first_game + i)``; the tests hold both to that.
 """
 
 from __future__ import annotations
@@ -64,13 +64,15 @@ def play_batch(
     n_games: int,
     totals: dict[str, np.ndarray],
     rows: dict[str, np.ndarray] | None = None,
+    first_game: int = 0,
 ) -> None:
-    """Play ``n_games`` games of the batch seeded ``batch_seed``, adding into ``totals``
-    (from ``counts.new_totals``).
+    """Play games ``first_game .. first_game + n_games - 1`` of the batch seeded
+    ``batch_seed``, adding into ``totals`` (from ``counts.new_totals``).
 
     ``codes`` and ``params`` hold each seat's strategy code and parameters. ``rows``, from
-    ``counts.new_rows``, receives one row per game when given. Raises ``RuntimeError`` if a
-    strategy made an illegal move (a bug, never a user error).
+    ``counts.new_rows``, receives one row per game when given (row ``i`` is game
+    ``first_game + i``). Raises ``RuntimeError`` if a strategy made an illegal move (a bug,
+    never a user error).
     """
     rows = rows or new_rows(0, codes.shape[0])
     status = _play_batch(
@@ -81,6 +83,7 @@ def play_batch(
         codes,
         params,
         np.uint64(batch_seed),
+        np.int64(first_game),
         n_games,
         totals["games"],
         totals["wins"],
@@ -168,6 +171,7 @@ def _play_batch(
     codes,
     params,
     batch_seed,
+    first_game,
     n_games,
     games,
     wins,
@@ -211,7 +215,7 @@ def _play_batch(
     my_params = np.zeros(params.shape[1], dtype=np.float64)
 
     for game in range(n_games):
-        seed_game(stream, batch_seed, np.int64(game))
+        seed_game(stream, batch_seed, first_game + game)
         deck[:] = deck_template
         shuffle(deck, stream)
         for seat in range(players):

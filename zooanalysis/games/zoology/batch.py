@@ -1,11 +1,12 @@
 """Zoology batches: on the kernel (what runs use) and on the reference engine.
 
 ``make_batch(settings, lineup, with_rows)`` gives a :class:`ZoologyBatch`, the picklable job
-the runner calls as ``job(batch_seed, n_games)``; it returns the count arrays of
-``counts.new_totals`` (plus the rows of ``counts.new_rows`` if asked). :func:`kernel_config`
-flattens the settings for one table into what the kernel reads. :func:`play_batch_reference`
-plays the same games through the reference engine and counts them the same way: the tests
-hold the two equal, and it runs custom Python strategies.
+the runner calls as ``job(batch_seed, n_games)`` (``first_game=`` plays part of a batch); it
+returns the count arrays of ``counts.new_totals`` (plus the rows of ``counts.new_rows`` if
+asked). :func:`kernel_config` flattens the settings for one table into what the kernel
+reads. :func:`play_batch_reference` plays the same games through the reference engine and
+counts them the same way: the tests hold the two equal, and it runs custom Python
+strategies.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from zooanalysis.strategy_spec import PlayerSpec
 class ZoologyBatch:
     """One batch of Zoology games on the kernel (picklable for process backends).
 
-    In the cooperative grid, game ``i`` of the batch plays cell ``i mod cells``."""
+    In the cooperative grid, game ``g`` of the batch plays cell ``g mod cells``."""
 
     configs: tuple[dict, ...]
     seats_per_cell: tuple[int, ...]
@@ -38,8 +39,9 @@ class ZoologyBatch:
     n_questions: int
     with_rows: bool
 
-    def __call__(self, batch_seed: int, n_games: int) -> BatchResult:
-        """Play ``n_games`` games seeded by ``batch_seed``; counts plus rows if asked."""
+    def __call__(self, batch_seed: int, n_games: int, first_game: int = 0) -> BatchResult:
+        """Play games ``first_game .. first_game + n_games - 1`` of the batch seeded
+        ``batch_seed``; counts plus rows (row ``i`` is game ``first_game + i``) if asked."""
         seats = self.codes.shape[0]
         n_cells = len(self.configs)
         totals = new_totals(seats, self.n_animals, self.n_questions, n_cells)
@@ -58,6 +60,7 @@ class ZoologyBatch:
                 game_offset=cell,
                 game_stride=n_cells,
                 cell=cell,
+                first_game=first_game,
             )
         return {**totals, **rows} if self.with_rows else totals
 
@@ -104,13 +107,16 @@ def play_batch_reference(
     batch_seed: int,
     n_games: int,
     with_rows: bool = False,
+    first_game: int = 0,
 ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
-    """Play a batch with the reference engine; returns (totals, rows) shaped as the kernel's."""
+    """Play games ``first_game .. first_game + n_games - 1`` of the batch seeded
+    ``batch_seed`` with the reference engine, on one table (not the cooperative grid);
+    returns (totals, rows) shaped as the kernel's (row ``i`` is game ``first_game + i``)."""
     players = len(strategies)
     totals = new_totals(players, len(settings.animals), len(settings.questions))
     rows = new_rows(n_games if with_rows else 0, players)
     for game in range(n_games):
-        record = play_game(settings, strategies, batch_seed, game)
+        record = play_game(settings, strategies, batch_seed, first_game + game)
         tally(record, totals)
         if with_rows:
             rows["row_points"][game] = record.points

@@ -3,8 +3,8 @@
 It follows ``engine.py`` step by step on flat arrays, with the same compiled voting,
 belief and strategy functions, and keeps only the counts of ``counts.new_totals`` (constant
 memory); per-game rows (``counts.new_rows``) are written only when the caller passes arrays
-for them. Game ``i`` of a
-batch with seed ``s`` is the reference engine's ``play_game(settings, strategies, s, i)``.
+for them. Game ``first_game + i`` of a batch seeded ``s`` is the reference engine's
+``play_game(settings, strategies, s, first_game + i)``.
 
 Beliefs are kept incrementally (one log-likelihood row per player, updated after every
 vote) where the reference engine recomputes them from the round's history; both add the
@@ -54,14 +54,19 @@ def play_batch(
     game_offset: int = 0,
     game_stride: int = 1,
     cell: int = 0,
+    first_game: int = 0,
 ) -> None:
-    """Play games ``game_offset, game_offset + game_stride, ... < n_games`` of the batch
-    seeded ``batch_seed`` with ``codes.shape[0]`` players, adding into ``totals``.
+    """Play those of games ``first_game .. first_game + n_games - 1`` of the batch seeded
+    ``batch_seed`` whose number is ``game_offset`` modulo ``game_stride`` (all of them by
+    default), with ``codes.shape[0]`` players, adding into ``totals`` (from
+    ``counts.new_totals``); ``cell`` is the cooperative grid's cell they count for.
 
-    ``config`` comes from ``batch.kernel_config``. ``rows`` (from ``counts.new_rows``) receives
-    one row per game when given. Raises ``RuntimeError`` if a strategy broke a rule.
+    ``config`` comes from ``batch.kernel_config``. ``rows`` (from ``counts.new_rows``)
+    receives one row per game when given (row ``i`` is game ``first_game + i``). Raises
+    ``RuntimeError`` if a strategy broke a rule.
     """
     rows = rows if rows is not None else new_rows(0, codes.shape[0])
+    start = (game_offset - first_game) % game_stride  # the first index i in this cell
     status = _play_batch(
         config["board"],
         config["n_neutrals"],
@@ -79,8 +84,9 @@ def play_batch(
         codes,
         params,
         np.uint64(batch_seed),
+        np.int64(first_game),
         n_games,
-        game_offset,
+        start,
         game_stride,
         cell,
         *(totals[key] for key in TOTAL_KEYS),
@@ -233,8 +239,9 @@ def _play_batch(
     codes,
     params,
     batch_seed,
+    first_game,
     n_games,
-    game_offset,
+    start,
     game_stride,
     cell,
     games,
@@ -301,8 +308,8 @@ def _play_batch(
     last_not_leading = np.zeros(players, dtype=np.int64)
     leader_state = np.zeros(2, dtype=np.int64)
 
-    for game in range(game_offset, n_games, game_stride):
-        seed_game(rng, batch_seed, game)
+    for game in range(start, n_games, game_stride):
+        seed_game(rng, batch_seed, first_game + game)
         # --- new game: shuffle the questions, deal hands (seat 0 first) ---
         for q in range(n_questions):
             pile[q] = q
