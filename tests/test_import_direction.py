@@ -138,3 +138,26 @@ def test_games_build_on_the_shared_core_only(name):
             continue
         assert not game_package(target), f"{name} imports another game: {target}"
         assert not reaches(target, REGISTRY), f"{name} imports {target}, which sits above games"
+
+
+ROLES = ("rules", "strategies", "engine", "counts", "kernel", "batch", "analysis", "report", "game")
+"""The modules every game package has (docs/adding-a-game.md), in the order they may import
+each other: a role imports only roles before it (``game`` reaches ``analysis`` and ``report``
+lazily, for ``run_class`` and ``report_sections``). Helper modules may sit anywhere."""
+
+GAME_PACKAGES = sorted({game_package(m) for m in MODULES} - {None})
+
+
+@pytest.mark.parametrize("package", GAME_PACKAGES)
+def test_every_game_package_has_the_common_files(package):
+    missing = [role for role in ROLES if f"{package}.{role}" not in MODULES]
+    assert not missing, f"{package} lacks {', '.join(f'{role}.py' for role in missing)}"
+
+
+@pytest.mark.parametrize("package", GAME_PACKAGES)
+def test_a_game_packages_roles_import_in_order(package):
+    for position, role in enumerate(ROLES):
+        for target in GRAPH.get(f"{package}.{role}", ()):
+            other = target.rsplit(".", 1)[-1]
+            if game_package(target) == package and other in ROLES:
+                assert ROLES.index(other) < position, f"{role}.py imports {other}.py"
