@@ -41,7 +41,7 @@ TESTED = [
     "balanced",
     "void",
     "late",
-    "balanced:lean=-1,pile_high=5,draw_at=6,stop_at=1,place=0",
+    "balanced:lean=-1,end_lean=4,pile_high=5,draw_at=6,stop_at=1,place=0",
     "void:lean=3,max_voids=4,stop_at=0",
     "late:lean=0,draw_at=10,stop_at=8,place=0",
 ]
@@ -211,8 +211,8 @@ def test_compiled_decisions_depend_on_their_arguments_only(code):
         best = -1 if led == NO_SUIT else led * 16 + shuffler.randrange(16)
         calls = [
             (choose_pile, (code, params, 0, hand, 5)),
-            (choose_action, (code, params, 0, hand, 3, True, 2, 1)),
-            (choose_card, (code, params, 0, hand, legal, led, best, False, 1, 2, unseen)),
+            (choose_action, (code, params, 0, hand, 3, True, 2, 1, 4)),
+            (choose_card, (code, params, 0, hand, legal, led, best, False, 1, 2, unseen, 3, 4)),
         ]
         for index, (function, arguments) in enumerate(calls):
             stream_a = np.array([12345], dtype=np.uint64)

@@ -50,8 +50,11 @@ def new_totals(players: int) -> dict[str, np.ndarray]:
         "points_sum": np.zeros(n, dtype=np.int64),
         "points_squares": np.zeros(n, dtype=np.int64),
         "points_hist": np.zeros((n, POINT_BINS), dtype=np.int64),
-        # per seat, summed over games: points by source (engine.SOURCES)
+        # per seat, summed over rounds: points by source (engine.SOURCES), their squares
+        # per round, and the squares of round totals
         "points_from": np.zeros((n, len(SOURCES)), dtype=np.int64),
+        "points_from_squares": np.zeros((n, len(SOURCES)), dtype=np.int64),
+        "round_squares": np.zeros(n, dtype=np.int64),
         # per seat: rounds by (tricks won, shorts)
         "round_ts": np.zeros((n, COUNT_BINS, COUNT_BINS), dtype=np.int64),
         # per seat: rounds by different suits in the shorts pile
@@ -127,7 +130,10 @@ def tally(record: GameRecord, totals: dict[str, np.ndarray], high: np.uint64) ->
             totals["empty_hands"][seat, reason] += 1
         for seat in range(players):
             points = played.total(seat)
-            totals["points_from"][seat] += played.points[seat]
+            parts = np.array(played.points[seat], dtype=np.int64)
+            totals["points_from"][seat] += parts
+            totals["points_from_squares"][seat] += parts * parts
+            totals["round_squares"][seat] += points * points
             totals["round_ts"][seat, played.tricks[seat], played.shorts[seat]] += 1
             totals["round_suits"][seat, played.shorts_suits[seat]] += 1
             position = (seat - played.start_player) % players

@@ -48,7 +48,7 @@ from zooanalysis.cards.deck import deal
 from zooanalysis.cards.encoding import NO_SUIT
 from zooanalysis.cards.follow import MUST_FOLLOW, legal_suits
 from zooanalysis.cards.notation import format_cards
-from zooanalysis.games.short_zoot_suit.rules import ZootSettings, round_points
+from zooanalysis.games.short_zoot_suit.rules import ZootSettings, round_points, score_round
 from zooanalysis.games.short_zoot_suit.strategies import (
     ACTION_NAMES,
     DRAW,
@@ -121,6 +121,15 @@ class Observation:
     """Every card played this round, in play order (the current trick included)."""
     scores: tuple[int, ...]
     """Points from the rounds already finished, by seat."""
+    settings: ZootSettings
+    """The rules (public)."""
+
+    def round_points(self, seat: int) -> int:
+        """``seat``'s points for this round if it ended now (tricks won and shorts piles are
+        public)."""
+        shorts = self.shorts[seat]
+        suits = len({card >> 4 for card in shorts})
+        return score_round(self.settings, self.tricks[seat], len(shorts), suits)
 
     @property
     def led_suit(self) -> int:
@@ -200,6 +209,7 @@ class BuiltinStrategy:
             observation.may_place,
             observation.tricks[me],
             len(observation.shorts[me]),
+            observation.trick_index,
             rng,
         )
         return int(action), int(card)
@@ -220,6 +230,8 @@ class BuiltinStrategy:
                 observation.tricks[me],
                 len(observation.shorts[me]),
                 mask_of(observation.unseen()),
+                len(observation.draw_pile),
+                observation.trick_index,
                 rng,
             )
         )
@@ -335,6 +347,7 @@ def observe(state: RoundState, seat: int) -> Observation:
         trick=tuple(state.trick),
         played=tuple(state.played),
         scores=state.scores,
+        settings=state.settings,
     )
 
 

@@ -89,6 +89,10 @@ def result_tables(totals: BatchResult, labels: list[str]) -> dict[str, pd.DataFr
     draw-pile cards 5+, lead changes 63+).
     """
     extra = {f"points_{name}": totals["points_from"][:, i] for i, name in enumerate(SOURCES)}
+    extra |= {
+        f"squares_{name}": totals["points_from_squares"][:, i] for i, name in enumerate(SOURCES)
+    }
+    extra["round_squares"] = totals["round_squares"]
     extra |= {f"actions_{name}": totals["actions"][:, i] for i, name in enumerate(ACTION_NAMES)}
     extra |= {
         f"empty_hand_{name}": totals["empty_hands"][:, i] for i, name in enumerate(END_REASONS)

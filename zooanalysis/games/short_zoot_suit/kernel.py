@@ -99,6 +99,8 @@ def play_batch(
         totals["points_squares"],
         totals["points_hist"],
         totals["points_from"],
+        totals["points_from_squares"],
+        totals["round_squares"],
         totals["round_ts"],
         totals["round_suits"],
         totals["position_points"],
@@ -177,6 +179,8 @@ def _play_batch(
     points_squares,
     points_hist,
     points_from,
+    points_from_squares,
+    round_squares,
     round_ts,
     round_suits,
     position_points,
@@ -286,6 +290,7 @@ def _play_batch(
                             may_place,
                             tricks[seat],
                             shorts[seat],
+                            round_tricks,
                             stream,
                         )
                     if action == DRAW:
@@ -353,6 +358,8 @@ def _play_batch(
                             tricks[seat],
                             shorts[seat],
                             deck_mask & ~(seen | hand | pile_known[seat]),
+                            count_faces(pile_known[seat]),
+                            round_tricks,
                             stream,
                         )
                     if face < 0 or legal & face_bit(face) == _EMPTY:
@@ -385,6 +392,11 @@ def _play_batch(
                 points_from[seat, 1] += from_pairs
                 points_from[seat, 2] += bonus
                 points_from[seat, 3] += extra
+                points_from_squares[seat, 0] += from_tricks * from_tricks
+                points_from_squares[seat, 1] += from_pairs * from_pairs
+                points_from_squares[seat, 2] += bonus * bonus
+                points_from_squares[seat, 3] += extra * extra
+                round_squares[seat] += points * points
                 round_ts[seat, tricks[seat], shorts[seat]] += 1
                 round_suits[seat, suits] += 1
                 position = (seat - start) % players

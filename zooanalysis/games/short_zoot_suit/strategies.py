@@ -43,23 +43,34 @@ PASS, DRAW, PLACE = 0, 1, 2
 ACTION_NAMES = ("pass", "draw", "place")
 
 RANDOM, BALANCED, VOID, LATE = 0, 1, 2, 3
-MAX_PARAMS = 6
-LEAN, PILE, DRAW_AT, STOP_AT, PLACE_SINGLETONS, CHASE = range(MAX_PARAMS)
+MAX_PARAMS = 7
+LEAN, PILE, DRAW_AT, STOP_AT, PLACE_SINGLETONS, CHASE, END_LEAN = range(MAX_PARAMS)
 """Slots of the compiled parameter array (every heuristic reads the same slots)."""
 
 _EMPTY = np.uint64(0)
 
-_LEAN = ParamSpec(
-    "lean",
+def _lean(default: float) -> ParamSpec:
+    return ParamSpec(
+        "lean",
+        default,
+        -5.0,
+        15.0,
+        "tries to win a trick while its tricks won minus its shorts are below this, and to "
+        "lose it otherwise (15: always tries to win)",
+    )
+
+
+_END_LEAN = ParamSpec(
+    "end_lean",
     2.0,
-    -3.0,
-    3.0,
-    "tries to win a trick while its tricks won minus its shorts are below this, and to lose "
-    "it otherwise",
+    -5.0,
+    15.0,
+    "the threshold lean moves to as its cards run out, in proportion to the tricks played "
+    "(equal to lean: a fixed threshold)",
 )
 _STOP_AT = ParamSpec(
     "stop_at",
-    3,
+    1,
     0,
     16,
     "with an empty hand, ends the round by not drawing once its tricks equal its shorts and "
@@ -72,9 +83,17 @@ _PLACE = ParamSpec(
     0,
     1,
     "Sean's Short Shorts: 1 = when it wants shorts, places a lone card of a suit on its draw "
-    "pile to make that suit void (and places its last card to end the round when its "
-    "tricks equal its shorts, at least stop_at)",
+    "pile to make that suit void, and places its last card to end the round when its "
+    "tricks equal its shorts (at least stop_at)",
     integer=True,
+)
+_PLAY = (
+    "Plays every heuristic's way: tries to win a trick while its tricks won minus shorts "
+    "are below its lean (a sure winner, the lowest that no unseen card beats, else its "
+    "highest card), otherwise ducks under the winning card; when void it shorts its lowest "
+    "card while it wants tricks, else the highest card of its shortest suit. With an empty "
+    "hand it ends the round (does not draw) once its tricks equal its shorts, at least "
+    "stop_at."
 )
 
 STRATEGIES: dict[str, StrategyInfo] = {
@@ -93,21 +112,21 @@ STRATEGIES: dict[str, StrategyInfo] = {
     ),
     "balanced": StrategyInfo(
         "balanced",
-        "Steers its tricks won and its shorts toward equal counts: tries to win a trick while "
-        "it has fewer tricks than shorts (sure winners first, else its highest card), ducks "
-        "under the winning card otherwise; shorts its lowest card while it wants tricks, else "
-        "the highest card of its shortest suit. Puts its pile_high highest cards and its "
-        "lowest cards in the draw pile, draws when its hand is down to draw_at cards, and "
-        "ends the round with an empty hand once tricks equal shorts (stop_at).",
+        "Steers its tricks won and its shorts toward equal counts and keeps its draw pile as "
+        "the clock of the round: puts its lowest cards (and its pile_high highest) in the "
+        "pile, draws only once its hand is down to draw_at cards, so that with an empty hand "
+        "it can end the round when its tricks equal its shorts; aims for tricks early (lean) "
+        "and for equality late (end_lean). " + _PLAY,
         (
-            _LEAN,
+            _lean(5.0),
+            _END_LEAN,
             ParamSpec(
                 "pile_high", 0, 0, 5, "its highest cards put in the draw pile (the rest: its "
                 "lowest)", integer=True,
             ),
             ParamSpec(
-                "draw_at", 1, 0, 15, "draws while its hand holds at most this many cards",
-                integer=True,
+                "draw_at", 0, 0, 15, "draws while its hand holds at most this many cards "
+                "(0: only when its hand is empty)", integer=True,
             ),
             _STOP_AT,
             _PLACE,
@@ -116,13 +135,12 @@ STRATEGIES: dict[str, StrategyInfo] = {
     "void": StrategyInfo(
         "void",
         "Empties suits to short early: its draw pile takes whole suits, shortest first (up "
-        "to max_voids suits; the rest of the pile from its next shortest suits, lowest cards "
-        "first), and it draws only when its hand is empty, so its voids last. Plays like "
-        "balanced.",
+        "to max_voids suits, while they fit; the rest of the pile: its lowest cards), and "
+        "it draws only when its hand is empty, so its voids last. " + _PLAY,
         (
-            _LEAN,
+            _lean(5.0),
             ParamSpec(
-                "max_voids", 1, 0, 4, "suits it tries to empty from its hand with the pile",
+                "max_voids", 2, 0, 4, "suits it tries to empty from its hand with the pile",
                 integer=True,
             ),
             _STOP_AT,
@@ -131,14 +149,13 @@ STRATEGIES: dict[str, StrategyInfo] = {
     ),
     "late": StrategyInfo(
         "late",
-        "Keeps its winners for late: its draw pile holds its highest cards, so it ducks and "
-        "shorts early with a low hand, then draws a high card whenever it wants a trick "
-        "(fewer tricks than shorts), or when its hand is down to draw_at cards. Plays like "
-        "balanced.",
+        "Keeps its winners for later: its draw pile holds its highest cards, so it ducks and "
+        "shorts early with a low hand, then draws a high card whenever it wants a trick, or "
+        "when its hand is down to draw_at cards. " + _PLAY,
         (
-            _LEAN,
+            _lean(2.0),
             ParamSpec(
-                "draw_at", 4, 0, 15, "also draws while its hand holds at most this many cards",
+                "draw_at", 0, 0, 15, "also draws while its hand holds at most this many cards",
                 integer=True,
             ),
             _STOP_AT,
@@ -150,6 +167,7 @@ STRATEGY_CODES = {"random": RANDOM, "balanced": BALANCED, "void": VOID, "late": 
 
 _SLOTS = {
     "lean": LEAN,
+    "end_lean": END_LEAN,
     "pile_high": PILE,
     "max_voids": PILE,
     "draw_at": DRAW_AT,
@@ -162,7 +180,8 @@ _FIXED = {
     "void": {DRAW_AT: 0.0, CHASE: 0.0},
     "late": {CHASE: 1.0},
 }
-"""Slots a strategy does not expose, at the value its idea needs."""
+"""Slots a strategy does not expose, at the value its idea needs (a strategy without
+``end_lean`` keeps its lean all round)."""
 
 
 def strategy_code(player: PlayerSpec) -> int:
@@ -177,6 +196,8 @@ def strategy_params(player: PlayerSpec) -> np.ndarray:
         values[slot] = value
     for name, value in player.params:
         values[_SLOTS[name]] = value
+    if "end_lean" not in dict(player.params):
+        values[END_LEAN] = values[LEAN]
     return values
 
 
@@ -228,7 +249,7 @@ def _lowest_k(cards, k) -> np.uint64:
 @njit(cache=True, nogil=True, error_model="numpy")
 def _void_pile(hand, count, max_voids) -> np.uint64:
     """Whole suits, shortest first (up to ``max_voids`` and while they fit), then the lowest
-    cards of the shortest suits left."""
+    cards left."""
     pile = _EMPTY
     room = count
     voids = 0
@@ -243,13 +264,7 @@ def _void_pile(hand, count, max_voids) -> np.uint64:
         rest &= ~cards
         room -= size
         voids += 1
-    while room > 0 and rest != _EMPTY:
-        suit = shortest_suit(rest)
-        face = lowest_face(rest & SUIT_FACES[suit])
-        pile |= face_bit(face)
-        rest &= ~face_bit(face)
-        room -= 1
-    return pile
+    return pile | _lowest_k(rest, room)
 
 
 # --- the draw pile ---------------------------------------------------------------------------
@@ -304,8 +319,12 @@ def random_action(hand, pile_size, may_place, stream):
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _wants_trick(params, row, tricks, shorts) -> bool:
-    return tricks - shorts < params[row, LEAN]
+def _wants_trick(params, row, tricks, shorts, left, done) -> bool:
+    """Whether the player wants this trick: its tricks won minus shorts are below a
+    threshold moving from ``lean`` (round start) to ``end_lean`` (no cards left); ``left``:
+    cards it still holds (hand and draw pile), ``done``: tricks finished this round."""
+    lean, end = params[row, LEAN], params[row, END_LEAN]
+    return tricks - shorts < end + (lean - end) * left / max(left + done, 1)
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -319,12 +338,12 @@ def _lone_card(hand) -> int:
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def heuristic_action(params, row, hand, pile_size, may_place, tricks, shorts):
+def heuristic_action(params, row, hand, pile_size, may_place, tricks, shorts, done):
     """The heuristics' action before a trick (no random draw)."""
     held = count_faces(hand)
     stop_at = np.int64(params[row, STOP_AT])
     settled = stop_at > 0 and tricks == shorts and tricks >= stop_at
-    want = _wants_trick(params, row, tricks, shorts)
+    want = _wants_trick(params, row, tricks, shorts, held + pile_size, done)
     if held == 0:
         if settled or pile_size == 0:
             return PASS, -1
@@ -342,13 +361,13 @@ def heuristic_action(params, row, hand, pile_size, may_place, tricks, shorts):
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def choose_action(code, params, row, hand, pile_size, may_place, tricks, shorts, stream):
+def choose_action(code, params, row, hand, pile_size, may_place, tricks, shorts, done, stream):
     """(action, face or -1) before a trick: ``PASS``, ``DRAW`` the top card of the draw
     pile (``pile_size`` > 0), or ``PLACE`` a hand card on it (only if ``may_place``)."""
     hand = np.uint64(hand)
     if code == RANDOM:
         return random_action(hand, pile_size, may_place, stream)
-    return heuristic_action(params, row, hand, pile_size, may_place, tricks, shorts)
+    return heuristic_action(params, row, hand, pile_size, may_place, tricks, shorts, done)
 
 
 # --- playing a card --------------------------------------------------------------------------
@@ -361,9 +380,11 @@ def random_card(legal, stream) -> int:
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def heuristic_card(params, row, hand, legal, led, best, last, tricks, shorts, unseen) -> int:
+def heuristic_card(
+    params, row, hand, legal, led, best, last, tricks, shorts, unseen, pile_size, done
+) -> int:
     """The heuristics' card (no random draw); see the ``balanced`` description."""
-    want = _wants_trick(params, row, tricks, shorts)
+    want = _wants_trick(params, row, tricks, shorts, count_faces(hand) + pile_size, done)
     if led == NO_SUIT:  # leading
         if not want:
             return weakest_card(hand, NUMERIC, UP)
@@ -398,7 +419,8 @@ def heuristic_card(params, row, hand, legal, led, best, last, tricks, shorts, un
 
 @njit(cache=True, nogil=True, error_model="numpy")
 def choose_card(
-    code, params, row, hand, legal, led, best, last, tricks, shorts, unseen, stream
+    code, params, row, hand, legal, led, best, last, tricks, shorts, unseen, pile_size, done,
+    stream,
 ):
     """The face the player plays: one of ``legal``. ``led`` is the led suit (``NO_SUIT``
     when leading), ``best`` the face winning the trick so far (-1 when leading), ``last``
@@ -407,5 +429,6 @@ def choose_card(
     if code == RANDOM:
         return random_card(legal, stream)
     return heuristic_card(
-        params, row, np.uint64(hand), legal, led, best, last, tricks, shorts, np.uint64(unseen)
+        params, row, np.uint64(hand), legal, led, best, last, tricks, shorts, np.uint64(unseen),
+        pile_size, done,
     )
