@@ -20,7 +20,6 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from zooanalysis.cards.encoding import SUIT_LETTERS
 from zooanalysis.cards.notation import rank_text
 from zooanalysis.games.short_zoot_suit.engine import END_REASONS, SOURCES
 from zooanalysis.games.short_zoot_suit.rules import ZootSettings, settings_from_table
@@ -184,37 +183,76 @@ class ZootRun(Run):
     # --- the draw pile ---------------------------------------------------------------------
 
     def pile_cards(self, by: str = "rank", who: str | None = None) -> pd.DataFrame:
-        """What players put in their draw piles, by ``rank``, ``suit`` or ``card``: the
-        share of draw-pile cards (Wilson CI; n = cards put in piles) next to the share of
-        the deck (``deck_share``: what picking at random would give), the share of them
-        drawn back, and the mean round points of the owner in rounds where its pile held
-        such a card (95% CI) next to the mean of all its rounds (``all_rounds_mean``).
-        ``who`` restricts it to one strategy."""
-        table = self._by(self.table("pile_cards"), "strategy")
-        if who is not None:
-            table = table[table["strategy"] == who]
-        key = {"rank": "rank", "suit": "suit", "card": "card"}[by]
-        grouped = table.groupby(key, sort=True)[
-            ["rounds", "drawn", "points_sum", "points_squares"]
-        ].sum()
-        shares = rate_table(grouped["rounds"], pd.Series(grouped["rounds"].sum(), grouped.index))
-        ranks = self.rules().ranks_for(len(self.lineup))
-        deck = {"rank": {rank: 1 / len(ranks) for rank in ranks},
-                "suit": dict.fromkeys(SUIT_LETTERS, 1 / 4)}  # fmt: skip
-        result = shares.add_prefix("share_")
-        if by in deck:
-            result["deck_share"] = [deck[by].get(value, 0.0) for value in grouped.index]
-        result["drawn_share"] = grouped["drawn"] / grouped["rounds"]
-        worth = mean_table(grouped, "points_sum", "points_squares", "rounds")
-        result = result.join(worth.add_prefix("points_"))
+        """What players put in their draw piles, by ``rank`` or ``suit``, over the rounds
+        (n = player-rounds; ``who`` restricts it to one strategy's seats):
+
+        * ``cards_*``: cards of that rank or suit per draw pile (mean, 95% CI), next to
+          ``random_cards``, what as many cards picked uniformly from the deck would hold;
+        * ``held_*``: the share of rounds whose pile held one or more (Wilson CI);
+        * ``points_*``: the owner's mean points in those rounds (95% CI), next to
+          ``all_rounds_mean``, its mean over every round;
+        * ``drawn_*``: the share of those cards drawn back into the hand (Wilson CI; n =
+          cards).
+        """
+        if by not in ("rank", "suit"):
+            raise ValueError(f"by must be 'rank' or 'suit', not {by!r}")
+        groups = self._by(self.table("pile_groups"), "strategy")
+        cards = self._by(self.table("pile_cards"), "strategy")
         seats = self.table("seats")
         if who is not None:
+            groups = groups[groups["strategy"] == who]
+            cards = cards[cards["strategy"] == who]
             seats = seats[seats["strategy"] == who]
-        rounds = float(seats["games"].sum() * self.rounds_per_game)
-        result["all_rounds_mean"] = seats["points_sum"].sum() / rounds if rounds else np.nan
+        rounds = int(seats["games"].sum()) * self.rounds_per_game
+        groups = groups[groups["kind"] == by]
+        grouped = groups.groupby("value", sort=False)[
+            ["rounds", "points_sum", "points_squares", "cards", "cards_squares"]
+        ].sum()
+        if by == "rank":
+            grouped.index = grouped.index.astype(int)
+        grouped = grouped.sort_index()
+        grouped["piles"] = rounds
+        result = mean_table(grouped, "cards", "cards_squares", "piles").add_prefix("cards_")
+        ranks = self.rules().ranks_for(len(self.lineup))
+        deck_share = 1 / len(ranks) if by == "rank" else 1 / 4
+        mean_pile = grouped["cards"].sum() / rounds if rounds else np.nan
+        result["random_cards"] = mean_pile * deck_share
+        held = rate_table(grouped["rounds"], pd.Series(rounds, grouped.index))
+        result = result.join(held.add_prefix("held_"))
+        result = result.join(
+            mean_table(grouped, "points_sum", "points_squares", "rounds").add_prefix("points_")
+        )
+        total_points = float(seats["points_sum"].sum())
+        result["all_rounds_mean"] = total_points / rounds if rounds else np.nan
+        key = cards["rank"] if by == "rank" else cards["suit"]
+        drawn = cards.groupby(key)[["drawn", "rounds"]].sum().reindex(grouped.index, fill_value=0)
+        result = result.join(rate_table(drawn["drawn"], drawn["rounds"]).add_prefix("drawn_"))
+        result.index.name = by
         if by == "rank":
             result.insert(0, "rank_name", [rank_text(int(r)) for r in result.index])
         return result
+
+    def pile_card_rates(self, who: str | None = None) -> pd.DataFrame:
+        """Every card: the share of rounds it was in its holder's draw pile, over the
+        rounds in which it could be (Wilson CI; n = player-rounds), and the owner's mean
+        points in those rounds (95% CI)."""
+        cards = self._by(self.table("pile_cards"), "strategy")
+        seats = self.table("seats")
+        if who is not None:
+            cards = cards[cards["strategy"] == who]
+            seats = seats[seats["strategy"] == who]
+        rounds = int(seats["games"].sum()) * self.rounds_per_game
+        grouped = cards.groupby(["suit", "rank", "card"])[
+            ["rounds", "points_sum", "points_squares", "drawn"]
+        ].sum()
+        grouped = grouped.reset_index(level=["suit", "rank"])
+        result = rate_table(grouped["rounds"], pd.Series(rounds, grouped.index)).add_prefix(
+            "in_pile_"
+        )
+        result = result.join(
+            mean_table(grouped, "points_sum", "points_squares", "rounds").add_prefix("points_")
+        )
+        return grouped[["suit", "rank"]].join(result)
 
     def pile_profiles(self, feature: str = "voids_made", who: str | None = None) -> pd.DataFrame:
         """Mean round points (95% CI) by one feature of the round's draw pile: ``voids_made``
@@ -361,13 +399,14 @@ class ZootRun(Run):
         if rules.draw_pile_cards or rules.build_draw_pile:
             lines += [
                 "",
-                "Draw piles: share of pile cards by rank (deck share; round points of the owner):",
+                "Draw piles by rank: cards per pile (a random pick), drawn back, and the "
+                "owner's points in rounds whose pile held the rank (mean [95% CI]):",
             ]
             cards = self.pile_cards("rank")
             for _, row in cards.iterrows():
                 lines.append(
-                    f"  {row.rank_name:>2}  {row.share_rate:6.1%} (deck {row.deck_share:.1%}), "
-                    f"drawn back {row.drawn_share:.0%}, round points "
+                    f"  {row.rank_name:>2}  {row.cards_mean:.3f} ({row.random_cards:.3f}), "
+                    f"drawn back {row.drawn_rate:.0%}, round points "
                     f"{format_mean(row.points_mean, row.points_ci_low, row.points_ci_high)}"
                 )
         return "\n".join(lines)

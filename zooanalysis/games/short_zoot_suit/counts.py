@@ -37,6 +37,10 @@ PILE_HIGH_BINS = 6
 """High cards (``engine.HIGH_RANKS``) among a round's draw-pile cards: 0-5; 5 holds 5+."""
 VOID_BINS = N_SUITS + 1
 """Suits a player emptied from its hand by making its draw pile: 0-4."""
+RANK_GROUPS = 16
+PILE_GROUPS = RANK_GROUPS + N_SUITS
+"""Draw-pile groups: ranks 0-15, then the suits (group 16 + suit)."""
+GROUP_FIELDS = ("rounds", "points_sum", "points_squares", "cards", "cards_squares")
 
 
 def new_totals(players: int) -> dict[str, np.ndarray]:
@@ -76,6 +80,10 @@ def new_totals(players: int) -> dict[str, np.ndarray]:
         "pile_points": np.zeros((n, N_SUITED_FACES), dtype=np.int64),
         "pile_squares": np.zeros((n, N_SUITED_FACES), dtype=np.int64),
         "drawn": np.zeros((n, N_SUITED_FACES), dtype=np.int64),
+        # per seat, rank (groups 0-15) and suit (16-19) of draw-pile cards, over all rounds:
+        # rounds whose pile held one, the owner's points in those (sum, squares), and the
+        # pile's cards of that group (sum and squares per round)
+        "pile_groups": np.zeros((n, PILE_GROUPS, len(GROUP_FIELDS)), dtype=np.int64),
         # per seat: rounds by draw-pile profile (suits, high cards, voids made) and the
         # seat's points in them (sum and squares)
         "profile_rounds": np.zeros(profile, dtype=np.int64),
@@ -144,6 +152,15 @@ def tally(record: GameRecord, totals: dict[str, np.ndarray], high: np.uint64) ->
                 totals["pile_rounds"][seat, card] += 1
                 totals["pile_points"][seat, card] += points
                 totals["pile_squares"][seat, card] += points * points
+            groups = [0] * PILE_GROUPS
+            for card in played.pile_cards[seat]:
+                groups[card & 15] += 1
+                groups[RANK_GROUPS + (card >> 4)] += 1
+            for group, cards in enumerate(groups):
+                if cards:
+                    totals["pile_groups"][seat, group] += (
+                        1, points, points * points, cards, cards * cards
+                    )
             for card in played.drawn[seat]:
                 totals["drawn"][seat, card] += 1
             pile = mask_of(played.pile_cards[seat])

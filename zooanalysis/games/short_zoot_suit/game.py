@@ -13,6 +13,7 @@ from zooanalysis.cards.notation import rank_text
 from zooanalysis.count_tables import histogram, nonzero_cells, seat_table
 from zooanalysis.games.base import BatchResult, Game
 from zooanalysis.games.short_zoot_suit.batch import ZootBatch, make_batch
+from zooanalysis.games.short_zoot_suit.counts import GROUP_FIELDS, RANK_GROUPS
 from zooanalysis.games.short_zoot_suit.engine import END_REASONS, SOURCES
 from zooanalysis.games.short_zoot_suit.rules import (
     MAX_PLAYERS,
@@ -122,6 +123,21 @@ def result_tables(totals: BatchResult, labels: list[str]) -> dict[str, pd.DataFr
             "points_squares": totals["pile_squares"][cards],
         }
     )
+    groups = totals["pile_groups"]
+    seats_of, group_of = np.nonzero(groups[:, :, 0])
+    pile_groups = pd.DataFrame(
+        {
+            "seat": seats_of.astype(np.int64),
+            "kind": np.where(group_of < RANK_GROUPS, "rank", "suit"),
+            "value": [
+                str(g) if g < RANK_GROUPS else SUIT_LETTERS[g - RANK_GROUPS] for g in group_of
+            ],
+            **{
+                name: groups[seats_of, group_of, index]
+                for index, name in enumerate(GROUP_FIELDS)
+            },
+        }
+    )
     cells = np.nonzero(totals["profile_rounds"])
     pile_profiles = pd.DataFrame(
         {
@@ -150,6 +166,7 @@ def result_tables(totals: BatchResult, labels: list[str]) -> dict[str, pd.DataFr
             {"empty_hands": np.arange(1, len(empties)), "rounds": empties[1:]}
         ),
         "pile_cards": pile_cards,
+        "pile_groups": pile_groups,
         "pile_profiles": pile_profiles,
         "lead_changes": lead_changes_table(totals["lead_changes_hist"]),
         "settled": settled_table(totals["settled_hist"]),

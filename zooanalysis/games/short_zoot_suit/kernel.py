@@ -29,8 +29,10 @@ from zooanalysis.cards.encoding import NO_SUIT
 from zooanalysis.games.short_zoot_suit.counts import (
     COUNT_BINS,
     GAME_TRICK_BINS,
+    PILE_GROUPS,
     PILE_HIGH_BINS,
     POINT_BINS,
+    RANK_GROUPS,
     new_rows,
 )
 from zooanalysis.games.short_zoot_suit.engine import DECLINED, EMPTY_PILE, PLACED_LAST
@@ -114,6 +116,7 @@ def play_batch(
         totals["pile_points"],
         totals["pile_squares"],
         totals["drawn"],
+        totals["pile_groups"],
         totals["profile_rounds"],
         totals["profile_points"],
         totals["profile_squares"],
@@ -194,6 +197,7 @@ def _play_batch(
     pile_points,
     pile_squares,
     drawn,
+    pile_groups,
     profile_rounds,
     profile_points,
     profile_squares,
@@ -219,6 +223,7 @@ def _play_batch(
     shorts = np.zeros(players, dtype=np.int64)
     voids = np.zeros(players, dtype=np.int64)
     scores = np.zeros(players, dtype=np.int64)
+    group_cards = np.zeros(PILE_GROUPS, dtype=np.int64)
     stream = np.empty(1, dtype=np.uint64)
     write_rows = row_tricks.shape[0] > 0
 
@@ -409,7 +414,19 @@ def _play_batch(
                     pile_rounds[seat, card] += 1
                     pile_points[seat, card] += points
                     pile_squares[seat, card] += points * points
+                    group_cards[card & 15] += 1
+                    group_cards[RANK_GROUPS + (card >> 4)] += 1
                     rest &= rest - _ONE
+                if pile != _EMPTY:
+                    for group in range(PILE_GROUPS):
+                        cards = group_cards[group]
+                        if cards > 0:
+                            pile_groups[seat, group, 0] += 1
+                            pile_groups[seat, group, 1] += points
+                            pile_groups[seat, group, 2] += points * points
+                            pile_groups[seat, group, 3] += cards
+                            pile_groups[seat, group, 4] += cards * cards
+                            group_cards[group] = 0
                 pile_suits = _suit_count(suits_held(pile))
                 highs = min(count_faces(pile & high), PILE_HIGH_BINS - 1)
                 profile_rounds[seat, pile_suits, highs, voids[seat]] += 1
