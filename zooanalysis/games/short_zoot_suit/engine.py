@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Protocol
 
 import numpy as np
@@ -180,7 +181,7 @@ class BuiltinStrategy:
 
     player: PlayerSpec
 
-    @property
+    @cached_property
     def params(self) -> np.ndarray:
         """The player's parameters as the one-row array the compiled strategies read."""
         return strategy_params(self.player)[None, :]
