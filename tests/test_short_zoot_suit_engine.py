@@ -381,6 +381,12 @@ def test_placing_the_last_card_ends_the_round() -> None:
     assert record.tricks_played == 13
     assert state.pile_size(0) == 2 and len(record.pile_cards[0]) == 2
     assert record.actions[0] == [12, 0, 2]
+    # with place_last_card off, the last card cannot be placed
+    strict = ZootSettings(players=2, draw_pile_cards=0, build_draw_pile=True,
+                          place_last_card=False)  # fmt: skip
+    stream = rng_module.game_stream(np.uint64(8), np.int64(0))
+    with pytest.raises(IllegalMoveError):
+        play_round(strict, [player, Fixed(lambda o: [], lambda o: (PASS, -1))], 0, (0, 0), stream)
 
 
 # --- invariants on random games ----------------------------------------------------------------

@@ -36,6 +36,10 @@ CASES = [
     ),
     pytest.param(ZootSettings(players=2, **SEANS), "random,random", 109, 60, id="2p-seans-random"),
     pytest.param(
+        ZootSettings(players=3, **SEANS, place_last_card=False), "random,balanced,random", 115,
+        50, id="3p-seans-keep-last-card",
+    ),
+    pytest.param(
         ZootSettings(players=3, **SEANS, intermediate_scoring="unique-suits"),
         "late,balanced,void",
         110,

@@ -211,7 +211,7 @@ def test_compiled_decisions_depend_on_their_arguments_only(code):
         best = -1 if led == NO_SUIT else led * 16 + shuffler.randrange(16)
         calls = [
             (choose_pile, (code, params, 0, hand, 5)),
-            (choose_action, (code, params, 0, hand, 3, True, 2, 1, 4)),
+            (choose_action, (code, params, 0, hand, 3, 1, 2, 1, 4)),
             (choose_card, (code, params, 0, hand, legal, led, best, False, 1, 2, unseen, 3, 4)),
         ]
         for index, (function, arguments) in enumerate(calls):

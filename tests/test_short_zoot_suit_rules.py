@@ -35,7 +35,8 @@ def test_defaults_are_the_rulebook() -> None:
     assert [sizes[n].deck.size for n in (2, 3, 4)] == [32, 48, 52]
     assert [sizes[n].cards_per_player for n in (2, 3, 4)] == [15, 15, 13]
     assert [sizes[n].rounds for n in (2, 3, 4)] == [2, 3, 4]
-    assert rules.draw_pile_cards == 5 and not rules.build_draw_pile
+    assert rules.draw_pile_cards == 5 and not rules.build_draw_pile and rules.place_last_card
+    assert rules.place_min > rules.cards_per_player  # no placing in the base game
     assert (rules.points_per_trick, rules.points_per_pair, rules.points_per_equal_pair) == (1, 3, 5)
     assert rules.intermediate_scoring == "none"
     assert list(rules.suit_points) == [0, 0, 0, 0, 0]
@@ -63,6 +64,7 @@ def test_settings_round_trip_through_the_manifest_format() -> None:
             "set_aside": {"3": 0},
             "draw_pile_cards": 0,
             "build_draw_pile": True,
+            "place_last_card": False,
             "intermediate_scoring": "unique-suits",
             "unique_suit_points": [1, 3, 10, 20],
         }
@@ -82,6 +84,7 @@ def test_settings_round_trip_through_the_manifest_format() -> None:
         ({"draw_pile_cards": 13}, "draw_pile_cards", "give 0 to 12"),
         ({"draw_pile_cards": 2.5}, "draw_pile_cards", "whole number"),
         ({"build_draw_pile": "yes"}, "build_draw_pile", "true or false"),
+        ({"place_last_card": 1}, "place_last_card", "true or false"),
         ({"points_per_pair": -3}, "points_per_pair", "from 0"),
         ({"intermediate_scoring": "starred"}, "intermediate_scoring", "none, unique-suits"),
         ({"unique_suit_points": [1, 5, 10]}, "unique_suit_points", "list of 4"),

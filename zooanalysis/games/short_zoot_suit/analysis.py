@@ -356,7 +356,11 @@ class ZootRun(Run):
         rules = self.rules()
         by = "strategy"
         lines = [super().summary(), "", f"Rules: {describe_rules(rules)}"]
-        lines += ["", "Points per round by source (mean [95% CI]; share of all points):"]
+        lines += [
+            "",
+            "Points per round by source (mean; share of the strategy's points), and the total "
+            "(mean [95% CI]):",
+        ]
         sources = self.points_by_source(by)
         for key in sources.index.get_level_values(0).unique():
             parts = []
@@ -364,8 +368,10 @@ class ZootRun(Run):
                 row = sources.loc[(key, source)]
                 if source == "intermediate" and rules.intermediate_scoring == "none":
                     continue
-                share = "" if source == "total" else f" ({row.share:.0%})"
-                parts.append(f"{source.replace('_', ' ')} {row['mean']:.2f}{share}")
+                if source == "total":
+                    parts.append(f"total {format_mean(row['mean'], row.ci_low, row.ci_high)}")
+                else:
+                    parts.append(f"{source.replace('_', ' ')} {row['mean']:.2f} ({row.share:.0%})")
             lines.append(f"  {key:<29} " + ", ".join(parts))
         lines += ["", "Tricks won equal to shorts at a round's end (with at least one pair):"]
         for key, row in self.equal_rates(by).iterrows():
@@ -394,6 +400,8 @@ class ZootRun(Run):
             "placed_last_card": "placed its last card",
         }
         for reason, row in self.round_ends_overall().iterrows():
+            if reason == "placed_last_card" and not rules.build_draw_pile:
+                continue
             rate = format_rate(row.rate, row.ci_low, row.ci_high, int(row.n))
             lines.append(f"  {names[reason]:<29} {rate}")
         if rules.draw_pile_cards or rules.build_draw_pile:

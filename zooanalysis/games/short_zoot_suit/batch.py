@@ -30,7 +30,7 @@ def kernel_config(settings: ZootSettings) -> dict:
         "deck": settings.deck.codes(),
         "per_player": settings.cards_per_player,
         "pile_cards": settings.draw_pile_cards,
-        "may_place": settings.build_draw_pile,
+        "place_min": settings.place_min,
         "rounds": settings.rounds,
         "per_trick": settings.points_per_trick,
         "per_pair": settings.points_per_pair,

@@ -109,7 +109,8 @@ class Observation:
     draw_pile_cards: int
     """How many cards each player puts in its draw pile at the start of a round."""
     may_place: bool
-    """Sean's Short Shorts: a hand card may be placed on the draw pile before a trick."""
+    """Sean's Short Shorts: a hand card may be placed on the draw pile before a trick (the
+    last one too if ``settings.place_last_card``)."""
     hand_sizes: tuple[int, ...]
     draw_pile_sizes: tuple[int, ...]
     tricks: tuple[int, ...]
@@ -207,7 +208,7 @@ class BuiltinStrategy:
             0,
             mask_of(observation.hand),
             len(observation.draw_pile),
-            observation.may_place,
+            observation.settings.place_min,
             observation.tricks[me],
             len(observation.shorts[me]),
             observation.trick_index,
@@ -431,7 +432,11 @@ def draw_phase(
             drawn = draw_top_card(state, seat, stream)
             state.hands[seat].add(drawn)
             record.drawn[seat].append(drawn)
-        elif action == PLACE and state.settings.build_draw_pile and card in state.hands[seat]:
+        elif (
+            action == PLACE
+            and card in state.hands[seat]
+            and len(state.hands[seat]) >= state.settings.place_min
+        ):
             state.hands[seat].remove(card)
             state.pile_placed[seat].append(card)
             if card not in record.pile_cards[seat]:

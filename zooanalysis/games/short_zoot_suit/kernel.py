@@ -82,7 +82,7 @@ def play_batch(
         config["deck"],
         config["per_player"],
         config["pile_cards"],
-        config["may_place"],
+        config["place_min"],
         config["rounds"],
         config["per_trick"],
         config["per_pair"],
@@ -163,7 +163,7 @@ def _play_batch(
     template,
     per_player,
     pile_cards,
-    may_place,
+    place_min,
     rounds,
     per_trick,
     per_pair,
@@ -284,7 +284,7 @@ def _play_batch(
                     seat = (leader + offset) % players
                     pile_size = count_faces(pile_known[seat])
                     if codes[seat] == RANDOM:  # the same function choose_action calls
-                        action, face = random_action(hands[seat], pile_size, may_place, stream)
+                        action, face = random_action(hands[seat], pile_size, place_min, stream)
                     else:
                         action, face = choose_action(
                             codes[seat],
@@ -292,7 +292,7 @@ def _play_batch(
                             seat,
                             hands[seat],
                             pile_size,
-                            may_place,
+                            place_min,
                             tricks[seat],
                             shorts[seat],
                             round_tricks,
@@ -313,7 +313,8 @@ def _play_batch(
                         hands[seat] |= face_bit(card)
                         drawn[seat, card] += 1
                     elif action == PLACE:
-                        if not may_place or face < 0 or hands[seat] & face_bit(face) == _EMPTY:
+                        held = count_faces(hands[seat])
+                        if held < place_min or face < 0 or hands[seat] & face_bit(face) == _EMPTY:
                             return ILLEGAL_ACTION
                         hands[seat] &= ~face_bit(face)
                         placed[seat, placed_n[seat]] = face

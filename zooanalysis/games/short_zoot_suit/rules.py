@@ -7,6 +7,7 @@ it, and a mistake is a ``SettingsError`` naming the key and what is allowed::
     players = 4
     draw_pile_cards = 5            # cards each player puts face down as a draw pile
     build_draw_pile = false        # Sean's Short Shorts: place a card or draw before a trick
+    place_last_card = true         # ... also a player's last hand card (the round ends)
     points_per_trick = 1
     points_per_pair = 3            # per (won trick, short) pair
     points_per_equal_pair = 5      # ... when tricks won equal shorts
@@ -82,6 +83,9 @@ class ZootSettings:
     build_draw_pile: bool = False
     """Sean's Short Shorts: before every trick a player may instead place a card from its
     hand face down on top of its draw pile."""
+    place_last_card: bool = True
+    """Sean's Short Shorts: a player may place its last hand card, which empties its hand and
+    so ends the round (docs/rules-decisions.md #13)."""
     points_per_trick: int = 1
     points_per_pair: int = 3
     """Points per pair of a won trick and a card in the shorts pile."""
@@ -121,6 +125,14 @@ class ZootSettings:
         return self.players * self.rounds_per_player
 
     @property
+    def place_min(self) -> int:
+        """The fewest hand cards with which a card may be placed on the draw pile (more than
+        any hand when placing is not allowed)."""
+        if not self.build_draw_pile:
+            return MAX_CARDS_PER_PLAYER + 1
+        return 1 if self.place_last_card else 2
+
+    @property
     def intermediate(self) -> int:
         """The Intermediate Scoring card's id (``NO_INTERMEDIATE`` or ``UNIQUE_SUITS``)."""
         return INTERMEDIATE_NAMES.index(self.intermediate_scoring)
@@ -141,6 +153,7 @@ class ZootSettings:
             "set_aside": dict(self.set_aside),
             "draw_pile_cards": self.draw_pile_cards,
             "build_draw_pile": self.build_draw_pile,
+            "place_last_card": self.place_last_card,
             "points_per_trick": self.points_per_trick,
             "points_per_pair": self.points_per_pair,
             "points_per_equal_pair": self.points_per_equal_pair,
@@ -162,6 +175,7 @@ _SCALAR_KEYS = (
     "players",
     "draw_pile_cards",
     "build_draw_pile",
+    "place_last_card",
     "points_per_trick",
     "points_per_pair",
     "points_per_equal_pair",
@@ -203,8 +217,9 @@ def settings_from_table(table: Mapping[str, Any]) -> ZootSettings:
         values["rounds_per_player"] = whole_number(
             table["rounds_per_player"], "rounds_per_player", 1, 100
         )
-    if "build_draw_pile" in table:
-        values["build_draw_pile"] = _boolean(table["build_draw_pile"], "build_draw_pile")
+    for key in ("build_draw_pile", "place_last_card"):
+        if key in table:
+            values[key] = _boolean(table[key], key)
     if "intermediate_scoring" in table:
         value = table["intermediate_scoring"]
         if value not in INTERMEDIATE_NAMES:

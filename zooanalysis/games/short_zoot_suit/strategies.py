@@ -104,7 +104,8 @@ STRATEGIES: dict[str, StrategyInfo] = {
         "one card at a time, card k being the below(n - k)-th of the cards still in hand in "
         "increasing face order (a uniform subset); before a trick one draw r = below(a * h) "
         "chooses among the legal kinds of action in the order pass, draw (if its draw pile "
-        "is not empty), place (Sean's Short Shorts, if its hand is not empty), each with "
+        "is not empty), place (Sean's Short Shorts, if its hand holds a card, two when "
+        "place_last_card is off), each with "
         "chance 1/a: kind r // h, and for a place the (r % h)-th hand card in increasing "
         "face order (h = hand size when placing is legal, else 1); a card to play is the "
         "below(m)-th of its m legal cards in increasing face order (one draw even when m = "
@@ -302,11 +303,11 @@ def choose_pile(code, params, row, hand, count, stream) -> np.uint64:
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def random_action(hand, pile_size, may_place, stream):
+def random_action(hand, pile_size, place_min, stream):
     """The ``random`` policy's action before a trick: (action, face or -1)."""
     held = count_faces(hand)
     can_draw = pile_size > 0
-    can_place = may_place and held > 0
+    can_place = held >= place_min
     kinds = 1 + (1 if can_draw else 0) + (1 if can_place else 0)
     width = held if can_place else 1
     pick = below(stream, kinds * width)
@@ -338,7 +339,7 @@ def _lone_card(hand) -> int:
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def heuristic_action(params, row, hand, pile_size, may_place, tricks, shorts, done):
+def heuristic_action(params, row, hand, pile_size, place_min, tricks, shorts, done):
     """The heuristics' action before a trick (no random draw)."""
     held = count_faces(hand)
     stop_at = np.int64(params[row, STOP_AT])
@@ -348,7 +349,7 @@ def heuristic_action(params, row, hand, pile_size, may_place, tricks, shorts, do
         if settled or pile_size == 0:
             return PASS, -1
         return DRAW, -1
-    placing = may_place and params[row, PLACE_SINGLETONS] > 0
+    placing = place_min <= held and params[row, PLACE_SINGLETONS] > 0
     if placing and held == 1 and settled:
         return PLACE, lowest_face(hand)  # the round ends with this hand empty
     if pile_size > 0 and (held <= params[row, DRAW_AT] or (params[row, CHASE] > 0 and want)):
@@ -361,13 +362,14 @@ def heuristic_action(params, row, hand, pile_size, may_place, tricks, shorts, do
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def choose_action(code, params, row, hand, pile_size, may_place, tricks, shorts, done, stream):
+def choose_action(code, params, row, hand, pile_size, place_min, tricks, shorts, done, stream):
     """(action, face or -1) before a trick: ``PASS``, ``DRAW`` the top card of the draw
-    pile (``pile_size`` > 0), or ``PLACE`` a hand card on it (only if ``may_place``)."""
+    pile (``pile_size`` > 0), or ``PLACE`` a hand card on it (only with at least
+    ``place_min`` cards in hand: ``rules.place_min``)."""
     hand = np.uint64(hand)
     if code == RANDOM:
-        return random_action(hand, pile_size, may_place, stream)
-    return heuristic_action(params, row, hand, pile_size, may_place, tricks, shorts, done)
+        return random_action(hand, pile_size, place_min, stream)
+    return heuristic_action(params, row, hand, pile_size, place_min, tricks, shorts, done)
 
 
 # --- playing a card --------------------------------------------------------------------------
