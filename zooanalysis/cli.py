@@ -555,20 +555,30 @@ def deck(
     typer.echo(game.deck_text(settings, seed, as_toml))
 
 
-def format_odds(table, smallest: float = 0.0005) -> str:
-    """An odds table as percentages, every column up to the last that reaches ``smallest``."""
-    import pandas as pd
+TERMINAL_WIDTH = 80
+"""Tables the CLI prints fit a terminal this wide."""
 
+
+def format_odds(table, smallest: float = 0.0005, width: int = TERMINAL_WIDTH) -> str:
+    """An odds table as percentages, every column up to the last that reaches ``smallest``,
+    in blocks of columns that fit ``width`` characters (each block repeats the header)."""
     reachable = [column for column in table.columns if (table[column] >= smallest).any()]
     shown = table.loc[:, : reachable[-1]] if reachable else table
-    text = shown.map(lambda p: f"{100 * p:.1f}%" if p >= smallest or p == 0 else "<0.1%")
-    with pd.option_context("display.width", 10_000, "display.max_columns", None):
-        lines = [
-            "Chance (%) that a random pile of each size (rows) holds at least N animals of",
-            "the claimed kind (columns), counting wild, action and stop cards as in a doubt:",
-            "",
-            text.to_string(),
-        ]
+    corner = "pile \\ N"
+    cell = 7  # " 100.0%"
+    label = max(len(corner), *(len(str(size)) for size in shown.index))
+    per_block = max(1, (width - label) // cell)
+    lines = [
+        "Chance (%) that a random pile of each size (rows) holds at least N animals of",
+        "the claimed kind (columns), counting wild, action and stop cards as in a doubt:",
+    ]
+    columns = list(shown.columns)
+    for start in range(0, len(columns), per_block):
+        block = columns[start : start + per_block]
+        lines += ["", corner.ljust(label) + "".join(f"{c:>{cell}}" for c in block)]
+        for size, row in shown[block].iterrows():
+            cells = "".join(f"{_percent(row[c], smallest):>{cell}}" for c in block)
+            lines.append(f"{size:>{label}}{cells}")
     hidden = len(table.columns) - len(shown.columns)
     if hidden:
         lines.append(
@@ -576,6 +586,11 @@ def format_odds(table, smallest: float = 0.0005) -> str:
             "for every pile size shown)"
         )
     return "\n".join(lines)
+
+
+def _percent(p: float, smallest: float) -> str:
+    """A chance as ``12.3%``; ``<0.1%`` when it is positive but below ``smallest``."""
+    return f"{100 * p:.1f}%" if p >= smallest or p == 0 else "<0.1%"
 
 
 @app.command()
