@@ -150,3 +150,10 @@ def test_bad_tournament_input_is_one_line(
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and fragment in err, err
     assert not (tmp_path / "x").exists()
+
+
+def test_show_prints_a_tournament_like_load_run(
+    two_way: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["show", str(two_way)]) == 0
+    assert capsys.readouterr().out.rstrip("\n") == zooanalysis.load_run(two_way).summary()

@@ -376,7 +376,7 @@ def sweep(
     backend: Annotated[str, typer.Option("--backend", help="threads or processes.")] = "threads",
 ) -> None:
     """Run one simulation per cell of a grid of rule settings and strategy parameters."""
-    from zooanalysis.sweep import load_sweep, run_sweep
+    from zooanalysis.sweep import load_sweep, run_sweep, sweep_summary
 
     spec = load_sweep(sweep_file)
     target = out or Path("runs") / f"sweep-{sweep_file.stem.removeprefix('sweep-')}"
@@ -389,31 +389,8 @@ def sweep(
             f"  cell {done}/{total} {values}: {'already done' if reused else 'done'}", err=True
         )
 
-    table = run_sweep(spec, target, _whole(jobs or default_jobs(), "--jobs", 1), backend, report)
-    grid = list(spec.grid)
-    seats = sorted(
-        c.removesuffix("_win_rate")
-        for c in table.columns
-        if c.startswith("seat") and c.endswith("_win_rate")
-    )
-    typer.echo(
-        f"{spec.game.title} sweep {sweep_file.name}: {len(table)} cells x "
-        f"{spec.games:,} games, seed {spec.seed} (the same deals in every cell)"
-    )
-    typer.echo("Win rate by seat, % [95% CI]:")
-    shown = table[grid].copy()
-    for seat in seats:
-        shown[seat] = [
-            f"{100 * r:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]"
-            for r, lo, hi in zip(
-                table[f"{seat}_win_rate"],
-                table[f"{seat}_win_ci_low"],
-                table[f"{seat}_win_ci_high"],
-                strict=True,
-            )
-        ]
-    typer.echo(shown.to_string(index=False))
-    typer.echo(f"\nEvery metric with its CI, one row per cell: {target / 'cells.parquet'}")
+    run_sweep(spec, target, _whole(jobs or default_jobs(), "--jobs", 1), backend, report)
+    typer.echo(sweep_summary(target, sweep_file.name))
 
 
 @app.command()
@@ -621,8 +598,15 @@ def compare(
 
 
 @app.command()
-def show(run_dir: Annotated[Path, typer.Argument(help="A run directory.")]) -> None:
-    """Print the summary of a saved run."""
+def show(
+    run_dir: Annotated[Path, typer.Argument(help="A run, tournament or sweep folder.")],
+) -> None:
+    """Print the summary of a saved run, tournament or sweep again."""
+    from zooanalysis.sweep import is_sweep_folder, sweep_summary
+
+    if is_sweep_folder(run_dir):
+        typer.echo(sweep_summary(run_dir))
+        return
     from zooanalysis.results import load_run
 
     typer.echo(load_run(run_dir).summary())
