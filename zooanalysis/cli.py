@@ -89,6 +89,11 @@ def _choose(option, scenario: Scenario | None, key: str, default):
     return default
 
 
+def _jobs(jobs: int | None) -> int:
+    """``--jobs``, all cores when not given; 0 and below are refused."""
+    return _whole(default_jobs() if jobs is None else jobs, "--jobs", 1)
+
+
 def _whole(value, option: str, low: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
         raise UserError(f"{option}: {value!r} is not allowed: give a whole number >= {low}")
@@ -264,9 +269,7 @@ def run(
                 "only --jobs, --backend, --scheduler and --no-progress may be given"
             )
         chosen_backend = backend or "threads"
-        request = resume_request(
-            resume, _whole(jobs or default_jobs(), "--jobs", 1), chosen_backend, scheduler
-        )
+        request = resume_request(resume, _jobs(jobs), chosen_backend, scheduler)
         _play_and_report(request, progress, resume=True)
         if make_report or report_dir is not None:
             _write_report(request.out, report_dir)
@@ -393,7 +396,14 @@ def tournament(
             "bayes,cautious,aggressive,random or bayes:doubt=0.5,bayes,random. Required.",
         ),
     ] = "",
-    games: Annotated[str, typer.Option("--games", help="Games in all: 1e5, 250k ...")] = "1e5",
+    games: Annotated[
+        str,
+        typer.Option(
+            "--games",
+            help="Games in all: 1e5, 250k ..., rounded up to whole lineups; too few for "
+            "every lineup to play 2,000 are refused.",
+        ),
+    ] = "1e5",
     seats: Annotated[
         int | None,
         typer.Option(
@@ -418,7 +428,7 @@ def tournament(
     ] = True,
 ) -> None:
     """Play every strategy against every other in fair seatings and rate them."""
-    from zooanalysis.tournament import TournamentRequest, run_tournament
+    from zooanalysis.tournament import TournamentRequest, run_tournament, tournament_plan
 
     game = get_game(game_name)
     if not strategies:
@@ -457,10 +467,12 @@ def tournament(
         games=total,
         seats=chosen_seats,
         seed=_whole(seed, "--seed", 0),
-        jobs=_whole(jobs or default_jobs(), "--jobs", 1),
+        jobs=_jobs(jobs),
         out=target,
     )
-    with GameProgress(total, f"{game.title} tournament", enabled=progress) as bar:
+    plan = tournament_plan(request)  # refuses too few games before anything is played
+    typer.echo(f"Plan: {plan.describe()}.", err=True)
+    with GameProgress(plan.games, f"{game.title} tournament", enabled=progress) as bar:
         bar.status("playing")
         result = run_tournament(request, on_progress=bar.advance)
     typer.echo(result.summary())
@@ -505,7 +517,7 @@ def sweep(
             f"  cell {done}/{total} {values}: {'already done' if reused else 'done'}", err=True
         )
 
-    run_sweep(spec, target, _whole(jobs or default_jobs(), "--jobs", 1), backend, report)
+    run_sweep(spec, target, _jobs(jobs), backend, report)
     typer.echo(sweep_summary(target, sweep_file.name))
 
 
@@ -528,7 +540,14 @@ def tune(
             ),
         ),
     ] = None,
-    games: Annotated[str, typer.Option("--games", help="Games for the whole search.")] = "2e5",
+    games: Annotated[
+        str,
+        typer.Option(
+            "--games",
+            help="Games for the whole search and the final comparison; too few for every "
+            "candidate to play 200 games in each seat are refused.",
+        ),
+    ] = "2e5",
     seed: Annotated[int, typer.Option("--seed", help="Seed that fixes the search.")] = 1,
     jobs: Annotated[
         int | None,
@@ -548,7 +567,7 @@ def tune(
 ) -> None:
     """Search a strategy's parameters for the best response to a fixed lineup."""
     from zooanalysis.storage import check_new_run_path, resumable_directory, write_tables
-    from zooanalysis.tuning import TuneRequest, improvement
+    from zooanalysis.tuning import TuneRequest, improvement, tuning_plan
     from zooanalysis.tuning import tune as run_tune
 
     game = get_game(game_name)
@@ -580,8 +599,10 @@ def tune(
         against=others,
         games=total,
         seed=_whole(seed, "--seed", 0),
-        jobs=_whole(jobs or default_jobs(), "--jobs", 1),
+        jobs=_jobs(jobs),
     )
+    plan = tuning_plan(request)  # refuses too few games before anything is played
+    typer.echo(f"Plan: {plan.describe()}.", err=True)
 
     def report(done: int, rounds: int, alive: int) -> None:
         typer.echo(f"  round {done}/{rounds}: {alive} candidates played", err=True)
@@ -590,7 +611,7 @@ def tune(
     gain = improvement(final)
     typer.echo(
         f"Tuning {strategy} against {', '.join(p.label for p in others)} in {game.title} "
-        f"({total:,} games, the tuned player in every seat in turn, seed {seed}):"
+        f"({plan.total:,} games, the tuned player in every seat in turn, seed {seed}):"
     )
     for name, row in final.iterrows():
         typer.echo(
