@@ -14,14 +14,7 @@ from zooanalysis import cli
 GROUP = typer.main.get_command(cli.app)
 COMMANDS = sorted(GROUP.commands)
 
-NO_DEFAULT = {
-    # options that have no default by nature: said in their help instead
-    ("run", "--resume"),  # only for continuing a run
-    ("run", "--scheduler"),  # only with --backend dask
-    ("run", "--until-ci"),  # off unless given
-    ("run", "--report-dir"),  # says "default reports/<run name>" itself
-    ("tournament", "--strategies"),  # required
-}
+NO_DEFAULT = {("tournament", "--strategies")}  # required: said in its help instead
 
 
 def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

@@ -176,15 +176,21 @@ def run(
         str | None,
         typer.Option(
             "--scheduler",
-            help="Dask scheduler address for --backend dask, e.g. tcp://10.0.0.5:8786.",
+            help=with_default(
+                "Dask scheduler address for --backend dask, e.g. tcp://10.0.0.5:8786.",
+                "none (needed with --backend dask only)",
+            ),
         ),
     ] = None,
     until_ci: Annotated[
         float | None,
         typer.Option(
             "--until-ci",
-            help="Play batches until every win rate's 95% CI is at "
-            "most this wide on each side (e.g. 0.002), or --max-games is reached.",
+            help=with_default(
+                "Play batches until every win rate's 95% CI is at most this wide on each "
+                "side (e.g. 0.002), or --max-games is reached.",
+                "off: --games decides",
+            ),
         ),
     ] = None,
     max_games: Annotated[
@@ -223,8 +229,11 @@ def run(
         Path | None,
         typer.Option(
             "--resume",
-            help="Continue an interrupted run to RUN_DIR; give only "
-            "--jobs, --backend, --scheduler or --no-progress with it.",
+            help=with_default(
+                "Continue an interrupted run to RUN_DIR; give only "
+                "--jobs, --backend, --scheduler or --no-progress with it.",
+                "a new run",
+            ),
         ),
     ] = None,
     progress: Annotated[
@@ -238,7 +247,7 @@ def run(
         Path | None,
         typer.Option(
             "--report-dir",
-            help="Folder for the report (implies --report; default reports/<run name>).",
+            help=with_default("Folder for the report (implies --report).", "reports/<run name>"),
         ),
     ] = None,
 ) -> None:
