@@ -35,7 +35,7 @@ EXIT_INTERRUPTED = 130
 
 def _print_version(value: bool) -> None:
     if value:
-        from zooanalysis import __version__
+        from zooanalysis.version import __version__
 
         typer.echo(f"zoosim {__version__}")
         raise typer.Exit()
@@ -819,7 +819,7 @@ def show(
     if is_sweep_folder(run_dir):
         typer.echo(sweep_summary(run_dir))
         return
-    from zooanalysis.results import load_run
+    from zooanalysis.loading import load_run
 
     typer.echo(load_run(run_dir).summary())
 

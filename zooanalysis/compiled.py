@@ -22,7 +22,7 @@ from pathlib import Path
 import numba
 
 PACKAGE = Path(__file__).resolve().parent
-COMPILED_SOURCES = ("rng.py", "games/**/*.py")
+COMPILED_SOURCES = ("rng.py", "cards/**/*.py", "games/**/*.py")
 """Where compiled code, and the constants it freezes in, lives: the shared random stream
 and the game packages. Other modules (CLI, storage, results ...) never reach a kernel."""
 

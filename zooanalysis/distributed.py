@@ -66,8 +66,8 @@ def worker_fingerprint() -> str:
 
     Run on every worker by :func:`dask_backend` and compared with the local value.
     """
-    from zooanalysis import __version__
     from zooanalysis.compiled import source_fingerprint
+    from zooanalysis.version import __version__
 
     return f"zooanalysis {__version__}, compiled sources {source_fingerprint()}"
 

@@ -1,4 +1,5 @@
-"""A finished run as DataFrames: ``load_run(path)`` or the return value of ``simulate``.
+"""A finished run as DataFrames: ``zooanalysis.load_run(path)`` (see ``loading.py``) or the
+return value of ``simulate``.
 
 The shared :class:`Run` knows the manifest, the tables and win rates; each game subclasses
 it for its own analyses (e.g. ``BluffRun.doubt_odds()``).
@@ -13,9 +14,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from zooanalysis.errors import UserError
 from zooanalysis.stats import format_rate, moments, rate_table
-from zooanalysis.storage import ROWS_FOLDER, read_manifest
+from zooanalysis.storage import ROWS_FOLDER
 
 
 class ResultFolder:
@@ -244,23 +244,6 @@ def _one_or_rotated(labels: pd.Series) -> str:
     """A seat's strategy, or "(rotated)" when the seat hosted several in turn."""
     distinct = labels.unique()
     return distinct[0] if len(distinct) == 1 else "(rotated)"
-
-
-def load_run(path: str | Path) -> Run:
-    """Open a run directory written by ``zoosim run`` as its game's results object."""
-    from zooanalysis.games import get_game
-
-    path = Path(path)
-    manifest = read_manifest(path)
-    if manifest.get("kind") == "tournament":
-        from zooanalysis.tournament import TournamentResult
-
-        return TournamentResult(manifest, path=path)
-    try:
-        game = get_game(manifest["game"])
-    except KeyError:
-        raise UserError(f"{path}: the manifest names no game") from None
-    return game.run_class()(manifest, path=path)
 
 
 def histogram_mean(histogram: pd.Series) -> tuple[float, float, float]:
