@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from zooanalysis.cards.notation import rank_text
+from zooanalysis.cards.encoding import rank_text
 from zooanalysis.games.short_zoot_suit.engine import END_REASONS, SOURCES
 from zooanalysis.games.short_zoot_suit.rules import ZootSettings, settings_from_table
 from zooanalysis.games.short_zoot_suit.strategies import ACTION_NAMES

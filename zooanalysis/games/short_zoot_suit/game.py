@@ -8,8 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from zooanalysis.cards.encoding import SUIT_LETTERS
-from zooanalysis.cards.notation import rank_text
+from zooanalysis.cards.encoding import SUIT_LETTERS, rank_text
 from zooanalysis.count_tables import histogram, nonzero_cells, seat_table
 from zooanalysis.games.base import BatchResult, Game
 from zooanalysis.games.short_zoot_suit.batch import ZootBatch, make_batch
