@@ -136,6 +136,14 @@ def _suit_count(suits) -> int:
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
+def _next_seat(first, offset, players) -> int:
+    """``(first + offset) % players`` for ``0 <= first, offset < players``, without a
+    division (the hot loops ask it for every decision)."""
+    seat = first + offset
+    return seat - players if seat >= players else seat
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
 def tally_outcome(scores, players, wins, sole_wins, points_sum, points_squares, points_hist):
     """Add a game's final standings (the engine's ``outcome`` and ``counts.tally_outcome``):
     every seat with the most points wins; returns how many did."""
@@ -281,7 +289,7 @@ def _play_batch(
                 # ---- before the trick: draw, place or pass, from the leader ----
                 placed_last = 0
                 for offset in range(players):
-                    seat = (leader + offset) % players
+                    seat = _next_seat(leader, offset, players)
                     pile_size = count_faces(pile_known[seat])
                     if codes[seat] == RANDOM:  # the same function choose_action calls
                         action, face = random_action(hands[seat], pile_size, place_min, stream)
@@ -344,7 +352,7 @@ def _play_batch(
                 best = -1
                 winner = leader
                 for offset in range(players):
-                    seat = (leader + offset) % players
+                    seat = _next_seat(leader, offset, players)
                     hand = hands[seat]
                     legal = hand
                     if led != NO_SUIT and hand & SUIT_FACES[led] != _EMPTY:
