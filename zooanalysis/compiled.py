@@ -41,3 +41,11 @@ def cache_folder() -> Path:
 def configure_numba_cache() -> None:
     """Point numba's cache at :func:`cache_folder` (before any kernel is decorated)."""
     numba.config.CACHE_DIR = str(cache_folder())
+
+
+def code_fingerprint() -> str:
+    """What fixes a batch's results besides its inputs: zooanalysis's version and the hash
+    of its compiled sources. Recorded with checkpoints and checked on every Dask worker."""
+    from zooanalysis import __version__
+
+    return f"zooanalysis {__version__}, compiled sources {source_fingerprint()}"
