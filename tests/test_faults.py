@@ -285,6 +285,48 @@ def test_a_full_disk_while_saving_a_checkpoint_keeps_the_previous_one(
     assert run_cli(capsys, "run", "--resume", out, "--no-progress")[0] == 0
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--games", "6000"],
+        ["--until-ci", "0.02", "--max-games", "1e6"],
+    ],
+)
+def test_a_failure_while_writing_the_results_loses_no_game(
+    args: list[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A short run has no checkpoint yet when its tables are written; a resumed --until-ci
+    run whose checkpoint holds its last batch must not play one more."""
+    args = [*args, "--batch-size", "1000", "--seed", "4", "--jobs", "1"]
+    out = tmp_path / "run"
+    with monkeypatch.context() as patch:
+        fail_writes_of("seats.parquet", 0, patch)
+        code, _, err = run_cli(capsys, "run", *args, "--no-progress", "--out", out)
+    assert code == 2
+    one_error_line(err, "seats.parquet", "No space left on device", "--resume")
+    played = read_checkpoint(partial_path(out))[1]["games"]
+    batches: list[int] = []
+    monkeypatch.setattr(simulation, "run_simulation", _counting(batches))
+    assert run_cli(capsys, "run", "--resume", out, "--no-progress")[0] == 0
+    assert batches == []  # nothing played again
+    assert zooanalysis.load_run(out).games == played
+    code, _, err = run_cli(capsys, "run", *args, "--no-progress", "--out", tmp_path / "whole")
+    assert code == 0, err
+    assert_same_tables(tables_of(tmp_path / "whole"), tables_of(out))
+
+
+def _counting(batches: list[int]):
+    original = simulation.run_simulation
+
+    def run_simulation(request, on_progress=None, resume=False, **options):
+        return original(request, on_progress=batches.append, resume=resume, **options)
+
+    return run_simulation
+
+
 def test_a_full_tmpfs_keeps_the_checkpoint(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

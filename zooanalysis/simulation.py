@@ -175,6 +175,8 @@ def _run_to_folder(
             on_progress(batch.games)
 
     batches = stream_batches(request.seed, request.batch_size, request.games, state["next_batch"])
+    if checked_stop is not None and state["games"] and checked_stop(totals):
+        batches = iter(())  # the checkpoint holds the batch where an --until-ci run stops
     # Checkpoints are saved where counts and position agree: in store_batch, and when the
     # batches stop coming (Ctrl-C, SIGTERM, a lost cluster) between two batches.
     played = play(
@@ -190,6 +192,7 @@ def _run_to_folder(
         on_halt=checkpoint.save_if_new,
     )
     played.wall_seconds += state["wall_seconds"]
+    checkpoint.save_if_new()  # a failure while writing the results loses no games
     tables = _tables(request, played.totals)
     checksums = write_tables(working, tables)
     if request.with_rows:

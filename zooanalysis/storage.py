@@ -107,6 +107,14 @@ def check_new_run_path(path: Path, option: str = "--out") -> None:
     check_can_create(path, option)
 
 
+def check_run_can_start(path: Path) -> None:
+    """Refuse a new run to ``path`` if it exists, cannot be created, or an interrupted run
+    of it is waiting (a quick check without reserving; see :func:`reserve_output`)."""
+    check_new_run_path(path)
+    if partial_path(path).exists():
+        raise OutputTakenError(f"--out: an interrupted run of {path} exists; {discard_hint(path)}")
+
+
 def check_can_create(path: Path, option: str) -> None:
     """A one-line ``UserError`` unless ``path`` could be created: the nearest existing folder
     on its way must be a folder this process may write in.
