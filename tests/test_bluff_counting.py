@@ -1,7 +1,7 @@
 """How a doubted Bluff in Zoo pile is counted, and which claim bests which.
 
 Every rule test quotes the rulebook (/work/shared/rules/bluff-in-zoo.md) it rests on. The
-counting rules are checked three ways: hand-computed piles through ``cards.count_claimed``
+counting rules are checked three ways: hand-computed piles through ``rules.count_claimed``
 (the text notation), the rulebook example driven through the reference engine by hand, and
 a property that the reference count (``rules.count_for_kind``), the compiled count the
 strategies use (``policy_math.count_kind``) and the kernel's O(1) running-total count
@@ -31,7 +31,6 @@ from zooanalysis.games.bluff.cards import (
     WILD_1,
     WILD_2,
     animal_type,
-    count_claimed,
     parse_card,
     type_counts,
 )
@@ -46,7 +45,12 @@ from zooanalysis.games.bluff.engine import (
     resolve_doubt,
 )
 from zooanalysis.games.bluff.policy_math import count_kind
-from zooanalysis.games.bluff.rules import BluffSettings, claim_beats, count_for_kind
+from zooanalysis.games.bluff.rules import (
+    BluffSettings,
+    claim_beats,
+    count_claimed,
+    count_for_kind,
+)
 from zooanalysis.games.bluff.strategies import MOVE_DOUBT, MOVE_DRAW, MOVE_HAND, MOVE_NONE
 
 MOUSE, RABBIT, FOX, LION, ELEPHANT = range(N_KINDS)

@@ -25,7 +25,6 @@ from zooanalysis.games.bluff.cards import (
     STOP,
     WILD_1,
     animal_type,
-    count_claimed,
 )
 from zooanalysis.games.bluff.engine import (
     END_DECK,
@@ -42,6 +41,7 @@ from zooanalysis.games.bluff.rules import (
     BluffSettings,
     DeckSettings,
     claim_beats,
+    count_claimed,
     count_for_kind,
     settings_from_table,
     validate,
@@ -532,8 +532,8 @@ class _ClaimsTwoAtFirst(_DoubtAboveThree):
 
 
 def test_a_python_strategy_object_plays_through_the_reference_engine() -> None:
+    from zooanalysis.games.bluff.batch import play_batch_reference
     from zooanalysis.games.bluff.engine import lineup, play_game
-    from zooanalysis.games.bluff.reference_batch import play_batch_reference
 
     settings = BluffSettings(players=3)
     players = [_DoubtAboveThree(), *lineup("random,bayes")]

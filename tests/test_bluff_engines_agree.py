@@ -1,6 +1,6 @@
 """The numba kernel plays exactly the reference engine's games.
 
-``kernel.play_batch`` (with per-game rows) and ``reference_batch.play_batch_reference``
+``kernel.play_batch`` (with per-game rows) and ``batch.play_batch_reference``
 must produce identical count arrays and rows, array by array, for every strategy, player
 count and custom setting; game ``i`` of a batch must not depend on the batch size.
 """
@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from batch_helpers import assert_chunks_make_the_batch, split_rows
 
-from zooanalysis.games.bluff import engine, kernel
-from zooanalysis.games.bluff.reference_batch import play_batch_reference
+from zooanalysis.games.bluff import counts, engine, kernel
+from zooanalysis.games.bluff.batch import make_batch, play_batch_reference
 from zooanalysis.games.bluff.rules import BluffSettings, DeckSettings
 from zooanalysis.games.bluff.strategies import strategy_code, strategy_params
 
@@ -20,8 +21,8 @@ def run_kernel(game_settings: BluffSettings, lineup: str, seed: int, n_games: in
     """Kernel totals and rows for a batch, arguments built as the Bluff game builds them."""
     players = [s.player for s in engine.lineup(lineup)]
     assert len(players) == game_settings.players
-    totals = kernel.new_totals(game_settings.players)
-    rows = kernel.new_rows(n_games, game_settings.players)
+    totals = counts.new_totals(game_settings.players)
+    rows = counts.new_rows(n_games, game_settings.players)
     kernel.play_batch(
         game_settings.deck.cards(),
         game_settings.hand_size,
@@ -152,7 +153,7 @@ def test_totals_add_up_across_batches():
     first, _ = run_kernel(game_settings, lineup, 1, 30)
     second, _ = run_kernel(game_settings, lineup, 2, 30)
     players = [s.player for s in engine.lineup(lineup)]
-    both = kernel.new_totals(3)
+    both = counts.new_totals(3)
     for seed in (1, 2):
         kernel.play_batch(
             game_settings.deck.cards(), 5, 30, game_settings.claim_cap,
@@ -184,6 +185,41 @@ def test_a_different_seed_gives_different_games():
     _, rows_again = run_kernel(game_settings, lineup, 77, 40)
     for key in rows_a:
         np.testing.assert_array_equal(rows_a[key], rows_again[key], err_msg=key)
+
+
+
+@pytest.mark.parametrize(
+    ("game_settings", "lineup", "split"),
+    [
+        pytest.param(BluffSettings(players=4), "bayes,random,cautious,aggressive", 11, id="4p"),
+        pytest.param(BluffSettings(players=3, max_claim_count=3), "random*3", 1, id="3p-random"),
+    ],
+)
+def test_a_batch_played_in_two_chunks_equals_one_call(game_settings, lineup, split):
+    """``job(s, k)`` then ``job(s, n - k, first_game=k)`` is ``job(s, n)``, on the kernel and
+    on the reference engine: game ``g`` of a batch is the same game whichever call plays it."""
+    seed, n_games = 2024, 30
+    strategies = engine.lineup(lineup)
+    job = make_batch(game_settings, [s.player for s in strategies], with_rows=True)
+    whole = job(seed, n_games)
+    assert_chunks_make_the_batch(
+        whole, [job(seed, split), job(seed, n_games - split, first_game=split)]
+    )
+
+    def reference(n: int, first_game: int = 0) -> dict:
+        totals, rows = play_batch_reference(
+            game_settings, strategies, seed, n, with_rows=True, first_game=first_game
+        )
+        return {**totals, **rows}
+
+    assert_chunks_make_the_batch(
+        reference(n_games), [reference(split), reference(n_games - split, split)]
+    )
+    # the job is the kernel playing the reference engine's games
+    for mine, theirs in zip(split_rows(whole), split_rows(reference(n_games)), strict=True):
+        assert mine.keys() == theirs.keys()
+        for key in mine:
+            np.testing.assert_array_equal(mine[key], theirs[key], err_msg=key)
 
 
 @pytest.mark.slow

@@ -1,7 +1,7 @@
 """The Lucky Lions numba kernel plays exactly the reference engine's games.
 
 ``batch.make_batch(...)(seed, n)`` (the kernel, with per-game rows) and
-``tallies.play_batch_reference`` must produce identical count arrays and rows, array by
+``batch.play_batch_reference`` must produce identical count arrays and rows, array by
 array, for every variant, expansion, deck source and strategy mix; game ``i`` of a batch must
 not depend on the batch size or on where the batch starts.
 """
@@ -12,11 +12,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from batch_helpers import assert_chunks_make_the_batch
 
-from zooanalysis.games.lucky_lions import engine, tallies
-from zooanalysis.games.lucky_lions.batch import LuckyBatch, make_batch
+from zooanalysis.games.lucky_lions import counts, engine
+from zooanalysis.games.lucky_lions.batch import LuckyBatch, make_batch, play_batch_reference
 from zooanalysis.games.lucky_lions.rules import LuckySettings
-from zooanalysis.games.lucky_lions.strategies import strategy_params
 
 EXAMPLE_DECK = str(
     Path(__file__).resolve().parent.parent / "simulations" / "decks" / "lucky-lions-example.toml"
@@ -27,9 +27,7 @@ def kernel_batch(settings: LuckySettings, lineup: str, with_rows: bool = True) -
     """The kernel batch, arguments built from the reference engine's strategies."""
     strategies = engine.lineup(lineup)
     assert len(strategies) == settings.players
-    codes = np.array([s.code for s in strategies], dtype=np.int64)
-    params = np.array([strategy_params(s.player) for s in strategies], dtype=np.float64)
-    return make_batch(settings, codes, params, with_rows)
+    return make_batch(settings, [s.player for s in strategies], with_rows)
 
 
 def run_kernel(settings: LuckySettings, lineup: str, seed: int, n_games: int):
@@ -122,7 +120,7 @@ CASES = [
 @pytest.mark.parametrize(("settings", "lineup", "seed", "n_games"), CASES)
 def test_kernel_equals_reference(settings, lineup, seed, n_games):
     kernel_totals, kernel_rows = run_kernel(settings, lineup, seed, n_games)
-    reference_totals, reference_rows = tallies.play_batch_reference(
+    reference_totals, reference_rows = play_batch_reference(
         settings, engine.lineup(lineup), seed, n_games, with_rows=True
     )
     assert_same(kernel_totals, reference_totals)
@@ -151,7 +149,7 @@ def test_the_variants_are_exercised():
 def test_reference_rows_are_play_game_records():
     settings = S(players=3, busy_zoo=True)
     lineup = "greedy,random,random"
-    _, rows = tallies.play_batch_reference(settings, engine.lineup(lineup), 5, 4, True)
+    _, rows = play_batch_reference(settings, engine.lineup(lineup), 5, 4, True)
     for game in range(4):
         record = engine.play_game(settings, engine.lineup(lineup), 5, game)
         assert list(rows["row_points"][game]) == record.scores
@@ -170,12 +168,42 @@ def test_game_i_alone_equals_game_i_in_the_batch(settings, lineup):
     whole = batch(31, 40)
     strategies = engine.lineup(lineup)
     for game in (0, 7, 39):
-        alone = batch.play(31, 1, first_game=game)
+        alone = batch(31, 1, first_game=game)
         for key in ("row_points", "row_cards_won", "row_turns", "row_end"):
             np.testing.assert_array_equal(alone[key][0], whole[key][game], err_msg=key)
         record = engine.play_game(settings, strategies, 31, game)
         assert list(alone["row_points"][0]) == record.scores
         assert alone["row_turns"][0] == record.turns
+
+
+
+@pytest.mark.parametrize(
+    ("settings", "lineup", "split"),
+    [(S(), "random*4", 13), (S(players=3, **EVERYTHING), "greedy,random,equilibrium", 1)],
+    ids=["base", "everything"],
+)
+def test_a_batch_played_in_two_chunks_equals_one_call(settings, lineup, split):
+    """``job(s, k)`` then ``job(s, n - k, first_game=k)`` is ``job(s, n)``, on the kernel and
+    on the reference engine: game ``g`` of a batch is the same game whichever call plays it."""
+    seed, n_games = 2024, 30
+    job = kernel_batch(settings, lineup)
+    whole = job(seed, n_games)
+    assert_chunks_make_the_batch(
+        whole, [job(seed, split), job(seed, n_games - split, first_game=split)]
+    )
+    strategies = engine.lineup(lineup)
+
+    def reference(n: int, first_game: int = 0) -> dict:
+        totals, rows = play_batch_reference(
+            settings, strategies, seed, n, with_rows=True, first_game=first_game
+        )
+        return {**totals, **rows}
+
+    whole_reference = reference(n_games)
+    assert_chunks_make_the_batch(
+        whole_reference, [reference(split), reference(n_games - split, split)]
+    )
+    assert_same(whole, whole_reference)  # the job is the kernel playing the same games
 
 
 def test_game_i_does_not_depend_on_batch_size():
@@ -201,14 +229,14 @@ def test_totals_only_batch_counts_the_same():
     settings = S(wild_animals=True, busy_zoo=True)
     with_rows = kernel_batch(settings, "random*4")(9, 80)
     without = kernel_batch(settings, "random*4", with_rows=False)(9, 80)
-    assert set(without) == set(tallies.new_totals(4))
+    assert set(without) == set(counts.new_totals(4))
     for key in without:
         np.testing.assert_array_equal(without[key], with_rows[key], err_msg=key)
 
 
 def test_make_batch_rejects_a_wrong_lineup_size():
-    with pytest.raises(ValueError, match="3 players"):
-        make_batch(S(players=3), np.zeros(4, dtype=np.int64), np.zeros((4, 2)), False)
+    with pytest.raises(ValueError, match="4 strategies for 3 players"):
+        make_batch(S(players=3), [s.player for s in engine.lineup("random*4")], False)
 
 
 @pytest.mark.slow
@@ -217,7 +245,7 @@ def test_kernel_equals_reference_many_games(players):
     settings = S(players=players, **EVERYTHING)
     lineup = ",".join(["greedy", "random", "equilibrium", "random", "greedy"][:players])
     kernel_totals, kernel_rows = run_kernel(settings, lineup, 9000 + players, 600)
-    reference_totals, reference_rows = tallies.play_batch_reference(
+    reference_totals, reference_rows = play_batch_reference(
         settings, engine.lineup(lineup), 9000 + players, 600, with_rows=True
     )
     assert_same(kernel_totals, reference_totals)

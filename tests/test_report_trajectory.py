@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from zooanalysis.games.bluff import engine, kernel
+from zooanalysis.games.bluff import counts, engine, kernel
 from zooanalysis.games.bluff.rules import BluffSettings
 from zooanalysis.games.bluff.strategies import strategy_code, strategy_params
 from zooanalysis.trajectory import (
@@ -75,7 +75,7 @@ def test_the_kernel_counts_a_game_as_the_definition_does() -> None:
             fewest = min(points)
             at_fewest = [seat for seat, p in enumerate(points) if p == fewest]
             leaders.append(at_fewest[0] if len(at_fewest) == 1 else NO_LEADER)
-        totals = kernel.new_totals(4)
+        totals = counts.new_totals(4)
         kernel.play_batch(
             settings.deck.cards(),
             settings.hand_size,

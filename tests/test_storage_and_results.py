@@ -15,8 +15,8 @@ from zooanalysis import cli, storage
 from zooanalysis.errors import UserError
 from zooanalysis.games import get_game
 from zooanalysis.games.bluff.analysis import BluffRun
+from zooanalysis.loading import load_run
 from zooanalysis.progress import GameProgress
-from zooanalysis.results import load_run
 from zooanalysis.simulation import RunRequest, run_simulation
 from zooanalysis.storage import RunInterruptedError
 from zooanalysis.strategy_spec import parse_lineup

@@ -300,7 +300,7 @@ class FirstCardRandomGuess:
 
 
 def test_custom_python_strategies_play_through_the_reference_engine() -> None:
-    from zooanalysis.games.zoology.reference_batch import play_batch_reference
+    from zooanalysis.games.zoology.batch import play_batch_reference
 
     rules = ZoologySettings(players=3)
     strategies = [FirstCardRandomGuess(), *engine.lineup("curious,bayes")]

@@ -1,6 +1,6 @@
 """The numba kernel plays exactly the reference engine's Zoology games.
 
-``kernel.play_batch`` (with per-game rows) and ``reference_batch.play_batch_reference`` must
+``kernel.play_batch`` (with per-game rows) and ``batch.play_batch_reference`` must
 produce identical count arrays and rows, array by array, for every strategy, player count,
 board, mode and custom setting; game ``i`` of a batch must not depend on the batch size.
 """
@@ -11,11 +11,13 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from batch_helpers import assert_chunks_make_the_batch
 
-from zooanalysis.games.zoology import engine, kernel
-from zooanalysis.games.zoology.game import GAME, cells
-from zooanalysis.games.zoology.reference_batch import play_batch_reference, tally
-from zooanalysis.games.zoology.rules import ZoologySettings, with_players
+from zooanalysis.games.zoology import counts, engine, kernel
+from zooanalysis.games.zoology.batch import kernel_config, make_batch, play_batch_reference
+from zooanalysis.games.zoology.counts import tally
+from zooanalysis.games.zoology.game import GAME
+from zooanalysis.games.zoology.rules import ZoologySettings, cells, with_players
 from zooanalysis.games.zoology.strategies import strategy_code, strategy_params
 from zooanalysis.strategy_spec import parse_lineup
 
@@ -23,10 +25,10 @@ from zooanalysis.strategy_spec import parse_lineup
 def run_kernel(rules: ZoologySettings, lineup: str, seed: int, n_games: int):
     """Kernel totals and rows for a batch, arguments built as the Zoology game builds them."""
     players = [s.player for s in engine.lineup(lineup)]
-    totals = kernel.new_totals(len(players), len(rules.animals), len(rules.questions))
-    rows = kernel.new_rows(n_games, len(players))
+    totals = counts.new_totals(len(players), len(rules.animals), len(rules.questions))
+    rows = counts.new_rows(n_games, len(players))
     kernel.play_batch(
-        kernel.kernel_config(rules, len(players)),
+        kernel_config(rules, len(players)),
         np.array([strategy_code(p) for p in players], dtype=np.int64),
         np.array([strategy_params(p) for p in players], dtype=np.float64),
         seed,
@@ -141,6 +143,62 @@ def test_a_game_does_not_depend_on_the_batch_size() -> None:
         np.testing.assert_array_equal(rows_10[key], rows_25[key][:10], err_msg=key)
 
 
+
+@pytest.mark.parametrize(
+    ("rules", "lineup", "split"),
+    [
+        pytest.param(ZoologySettings(), "curious,bayes,team,bayes", 7, id="competitive"),
+        pytest.param(
+            ZoologySettings(mode="cooperative", players=3), "team,curious,team", 1, id="coop"
+        ),
+    ],
+)
+def test_a_batch_played_in_two_chunks_equals_one_call(rules, lineup, split) -> None:
+    """``job(s, k)`` then ``job(s, n - k, first_game=k)`` is ``job(s, n)``, on the kernel and
+    on the reference engine: game ``g`` of a batch is the same game whichever call plays it."""
+    seed, n_games = 2024, 20
+    strategies = engine.lineup(lineup)
+    job = make_batch(rules, [s.player for s in strategies], with_rows=True)
+    whole = job(seed, n_games)
+    assert_chunks_make_the_batch(
+        whole, [job(seed, split), job(seed, n_games - split, first_game=split)]
+    )
+
+    def reference(n: int, first_game: int = 0) -> dict:
+        totals, rows = play_batch_reference(
+            rules, strategies, seed, n, with_rows=True, first_game=first_game
+        )
+        return {**totals, **rows}
+
+    whole_reference = reference(n_games)
+    assert_chunks_make_the_batch(
+        whole_reference, [reference(split), reference(n_games - split, split)]
+    )
+    for key, value in whole.items():  # the job is the kernel playing the same games
+        np.testing.assert_array_equal(value, whole_reference[key], err_msg=key)
+
+
+def test_the_cooperative_grid_played_in_chunks_equals_one_call() -> None:
+    """Game ``g`` plays cell ``g mod cells`` whichever call plays it, so chunks that do not
+    start on a cell boundary still add up to the whole batch, cell by cell."""
+    rules = ZoologySettings(mode="cooperative", cooperative_grid=True)
+    lineup = parse_lineup("team*6", GAME.strategies)
+    rules = GAME.settings_for_lineup(rules, lineup)
+    n_cells = len(cells(rules, 6))
+    job = GAME.batch_job(rules, lineup, True)
+    n_games, first, second = n_cells + 9, 5, n_cells - 3
+    whole = job(11, n_games)
+    chunks = [
+        job(11, first),
+        job(11, second - first, first_game=first),
+        job(11, n_games - second, first_game=second),
+    ]
+    assert_chunks_make_the_batch(whole, chunks)
+    # cells 0-8 got two games, the rest one; the first chunk played cells 0-4 only
+    assert whole["coop_games"].tolist() == [2] * 9 + [1] * (n_cells - 9)
+    assert chunks[0]["coop_games"].tolist() == [1] * first + [0] * (n_cells - first)
+
+
 def test_cooperative_grid_batch_equals_reference_cell_by_cell() -> None:
     rules = ZoologySettings(mode="cooperative", cooperative_grid=True, neutral_animals=True)
     lineup = parse_lineup("team*6", GAME.strategies)
@@ -149,8 +207,8 @@ def test_cooperative_grid_batch_equals_reference_cell_by_cell() -> None:
     n_games = 2 * len(plan) + 7
     result = GAME.batch_job(rules, lineup, True)(99, n_games)
     strategies = engine.lineup("team*6")
-    totals = kernel.new_totals(6, len(rules.animals), len(rules.questions), len(plan))
-    rows = kernel.new_rows(n_games, 6)
+    totals = counts.new_totals(6, len(rules.animals), len(rules.questions), len(plan))
+    rows = counts.new_rows(n_games, 6)
     # the batch plays cell by cell (game i in cell i mod cells); add up in that order
     order = [(game, cell) for cell in range(len(plan)) for game in range(cell, n_games, len(plan))]
     for game, cell in order:

@@ -14,8 +14,7 @@ from zooanalysis import cli
 from zooanalysis.games import game_names, get_game
 from zooanalysis.games.zoology import engine
 from zooanalysis.games.zoology.analysis import ZoologyRun
-from zooanalysis.games.zoology.kernel import new_totals
-from zooanalysis.games.zoology.reference_batch import tally
+from zooanalysis.games.zoology.counts import new_totals, tally
 from zooanalysis.games.zoology.rules import ZoologySettings
 
 SIMULATIONS = Path(__file__).resolve().parent.parent / "simulations"

@@ -9,16 +9,15 @@ From a notebook::
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
-
 from zooanalysis.compiled import configure_numba_cache
+from zooanalysis.version import __version__
 
 configure_numba_cache()
 
 
 def load_run(path):
-    """Open a run directory written by ``zoosim run`` (see ``zooanalysis.results.load_run``)."""
-    from zooanalysis.results import load_run as _load_run
+    """Open a run directory written by ``zoosim run`` (see ``zooanalysis.loading.load_run``)."""
+    from zooanalysis.loading import load_run as _load_run
 
     return _load_run(path)
 

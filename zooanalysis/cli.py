@@ -637,7 +637,7 @@ def compare(
 @app.command()
 def show(run_dir: Annotated[Path, typer.Argument(help="A run directory.")]) -> None:
     """Print the summary of a saved run."""
-    from zooanalysis.results import load_run
+    from zooanalysis.loading import load_run
 
     typer.echo(load_run(run_dir).summary())
 

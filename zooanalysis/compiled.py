@@ -16,7 +16,7 @@ from pathlib import Path
 import numba
 
 PACKAGE = Path(__file__).resolve().parent
-COMPILED_SOURCES = ("rng.py", "games/**/*.py")
+COMPILED_SOURCES = ("rng.py", "cards/**/*.py", "games/**/*.py")
 """Where compiled code, and the constants it freezes in, lives: the shared random stream
 and the game packages. Other modules (CLI, storage, results ...) never reach a kernel."""
 
@@ -46,6 +46,6 @@ def configure_numba_cache() -> None:
 def code_fingerprint() -> str:
     """What fixes a batch's results besides its inputs: zooanalysis's version and the hash
     of its compiled sources. Recorded with checkpoints and checked on every Dask worker."""
-    from zooanalysis import __version__
+    from zooanalysis.version import __version__
 
     return f"zooanalysis {__version__}, compiled sources {source_fingerprint()}"

@@ -1,4 +1,5 @@
-"""A finished run as DataFrames: ``load_run(path)`` or the return value of ``simulate``.
+"""A finished run as DataFrames: ``zooanalysis.load_run(path)`` (see ``loading.py``) or the
+return value of ``simulate``.
 
 The shared :class:`Run` knows the manifest, the tables and win rates; each game subclasses
 it for its own analyses (e.g. ``BluffRun.doubt_odds()``).
@@ -23,7 +24,6 @@ from zooanalysis.storage import (
     StorageError,
     check_format_version,
     parse_table,
-    read_manifest,
     read_table_file,
     read_verified,
 )
@@ -382,35 +382,6 @@ def _one_or_rotated(labels: pd.Series) -> str:
     """A seat's strategy, or "(rotated)" when the seat hosted several in turn."""
     distinct = labels.unique()
     return distinct[0] if len(distinct) == 1 else "(rotated)"
-
-
-def load_run(path: str | Path) -> Run:
-    """Open a run directory written by ``zoosim run`` as its game's results object (or a
-    tournament's or tuning's folder as theirs), checked: format version, every table
-    against its sha256, and the manifest's game count against the tables. Anything wrong
-    is one ``UserError`` line naming the file."""
-    from zooanalysis.games import get_game
-
-    path = Path(path)
-    manifest = read_manifest(path)
-    check_format_version(manifest, path / MANIFEST)
-    kind = manifest.get("kind")
-    if kind == "tournament":
-        from zooanalysis.tournament import TournamentResult
-
-        result: ResultFolder = TournamentResult(manifest, path=path)
-    elif kind == "tune":
-        from zooanalysis.tuning import TuneResult
-
-        result = TuneResult(manifest, path=path)
-    else:
-        try:
-            game = get_game(manifest["game"])
-        except KeyError:
-            raise UserError(f"{path}: the manifest names no game") from None
-        result = game.run_class()(manifest, path=path)
-    result.verify()
-    return result
 
 
 def histogram_mean(histogram: pd.Series) -> tuple[float, float, float]:

@@ -21,7 +21,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from zooanalysis import __version__
 from zooanalysis.errors import UserError
 from zooanalysis.games import get_game
 from zooanalysis.games.base import BatchResult, Game
@@ -58,6 +57,7 @@ from zooanalysis.storage import (
     write_tables,
 )
 from zooanalysis.strategy_spec import PlayerSpec, parse_lineup
+from zooanalysis.version import __version__
 
 
 @dataclass

@@ -11,7 +11,7 @@
   counts, on Ctrl-C, SIGTERM and on every failure once it has counts worth keeping, so that
   ``zoosim run --resume NAME`` can finish it; only the user deletes it.
 - **Tamper and version evidence.** A manifest records :data:`FORMAT_VERSION` and a sha256 of
-  every table; readers check both (see ``zooanalysis.results.load_run``).
+  every table; readers check both (see ``zooanalysis.loading.load_run``).
 """
 
 from __future__ import annotations

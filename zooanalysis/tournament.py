@@ -321,8 +321,8 @@ def _play_tournament(
 
 
 def _tournament_manifest(request: TournamentRequest, labels, orders, each, size, wall):
-    from zooanalysis import __version__
     from zooanalysis.storage import environment, git_commit, utc_now
+    from zooanalysis.version import __version__
 
     games = each * len(orders)
     return {

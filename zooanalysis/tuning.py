@@ -191,8 +191,8 @@ def tune_manifest(
     """What a tuning folder records: the request, the result in short and provenance."""
     import sys
 
-    from zooanalysis import __version__
     from zooanalysis.storage import environment, git_commit, utc_now
+    from zooanalysis.version import __version__
 
     gain = improvement(final)
     return {

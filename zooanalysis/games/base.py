@@ -7,14 +7,14 @@ shared code never names a game.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 import pandas as pd
 
-from zooanalysis.errors import SettingsError
+from zooanalysis.errors import SettingsError, UserError
 from zooanalysis.strategy_spec import PlayerSpec, StrategyInfo
 
 if TYPE_CHECKING:
@@ -24,8 +24,23 @@ BatchResult = dict[str, np.ndarray]
 """A batch's output: count arrays (summed across batches) and, optionally, per-game rows
 (keys starting with ``row_``), concatenated in batch order."""
 
-BatchJob = Callable[[int, int], BatchResult]
-"""``job(batch_seed, n_games)``: plays one batch; must be picklable for process backends."""
+
+class BatchJob(Protocol):
+    """What :meth:`Game.batch_job` returns: ``job(batch_seed, n_games, first_game=0)`` plays
+    games ``first_game .. first_game + n_games - 1`` of the batch seeded ``batch_seed``.
+
+    Game ``g`` of a batch always plays on the random stream
+    ``rng.seed_game(state, batch_seed, g)``, whichever call plays it. So a batch can be played
+    in chunks: ``job(s, k)`` and ``job(s, n - k, first_game=k)`` give counts that add up to
+    those of ``job(s, n)`` (integer counts exactly; float sums up to rounding, the order of
+    the additions being different) and rows that, one chunk after the other, are its rows.
+    Row ``i`` of a result is game ``first_game + i``. The runner calls ``job(batch_seed,
+    n_games)``. A job must be picklable (process and Dask backends), hashed by identity
+    (``@dataclass(frozen=True, eq=False)``), and return fresh arrays on every call.
+    """
+
+    def __call__(self, batch_seed: int, n_games: int, first_game: int = 0) -> BatchResult:
+        """Play the games; count arrays plus (if the job keeps rows) ``row_`` arrays."""
 
 
 class Game(ABC):
@@ -72,7 +87,8 @@ class Game(ABC):
 
     @abstractmethod
     def batch_job(self, settings: Any, lineup: list[PlayerSpec], with_rows: bool) -> BatchJob:
-        """A picklable callable that plays one batch with the fast engine."""
+        """A picklable :class:`BatchJob` that plays batches with the fast engine (the kernel),
+        with per-game rows if ``with_rows``."""
 
     @abstractmethod
     def tables(
@@ -106,7 +122,7 @@ class Game(ABC):
 
     def run_class(self) -> type:
         """The results class for this game's runs (a subclass of ``results.Run``)."""
-        from zooanalysis.results import Run
+        from zooanalysis.results import Run  # lazily: results pulls in scipy.stats
 
         return Run
 
@@ -125,14 +141,10 @@ class Game(ABC):
 
     def odds_table(self, settings: Any, sizes: list[int]) -> pd.DataFrame:
         """An exact odds table for ``zoosim odds``; games without one refuse politely."""
-        from zooanalysis.errors import UserError
-
         raise UserError(f"--game: {self.name} has no odds table")
 
     def deck_text(self, settings: Any, seed: int | None, as_toml: bool) -> str:
         """The deck a game would be played with, as text, for ``zoosim deck`` (``seed`` picks
         a generated print; ``as_toml`` asks for an editable deck file); games without a
         generated deck refuse politely."""
-        from zooanalysis.errors import UserError
-
         raise UserError(f"--game: {self.name} has no deck generator")

@@ -43,7 +43,7 @@ def report_document(source: Path) -> ReportDocument:
             from zooanalysis.report.sweep import sweep_document
 
             return sweep_document(Path(source))
-        from zooanalysis.results import load_run
+        from zooanalysis.loading import load_run
 
         result = load_run(source)
         if kind == "tournament":

@@ -31,8 +31,8 @@ SIGNIFICANCE = 0.05
 
 def load_two_runs(first: Path, second: Path) -> tuple[Run, Run]:
     """Both runs, refusing folders that are not runs or runs of different games."""
+    from zooanalysis.loading import load_run
     from zooanalysis.report.build import folder_kind
-    from zooanalysis.results import load_run
     from zooanalysis.storage import read_manifest
 
     for path in (first, second):

@@ -16,7 +16,7 @@ cards (15-19). A pile is summarised by how many cards of each type it holds.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -87,20 +87,3 @@ def type_counts(card_types: Iterable[int]) -> np.ndarray:
         counts[card] += 1
     return counts
 
-
-def count_claimed(cards: Sequence[str], kind: str) -> int:
-    """Count the animals of ``kind`` in a pile, as when a claim is doubted.
-
-    ``cards`` are written in the text notation; the rules applied are those of
-    :func:`zooanalysis.games.bluff.rules.count_for_kind`.
-
-    >>> count_claimed(["fox:1", "wild:2", "action:count1", "mouse:3"], "mouse")
-    2
-    >>> count_claimed(["fox:1", "wild:2", "action:equal", "mouse:3"], "mouse")
-    6
-    """
-    from zooanalysis.games.bluff.rules import count_for_kind
-
-    kind_index = parse_kind(kind)
-    counts = type_counts(parse_card(card) for card in cards)
-    return int(count_for_kind(counts, kind_index))

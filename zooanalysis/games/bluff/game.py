@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -12,7 +11,8 @@ import pandas as pd
 from zooanalysis.count_tables import histogram, nonzero_cells, seat_table
 from zooanalysis.errors import UserError
 from zooanalysis.games.base import BatchResult, Game
-from zooanalysis.games.bluff import kernel, odds
+from zooanalysis.games.bluff import odds
+from zooanalysis.games.bluff.batch import BluffBatch, make_batch
 from zooanalysis.games.bluff.cards import KINDS
 from zooanalysis.games.bluff.engine import END_REASONS
 from zooanalysis.games.bluff.rules import (
@@ -22,49 +22,12 @@ from zooanalysis.games.bluff.rules import (
     settings_from_table,
     validate,
 )
-from zooanalysis.games.bluff.strategies import (
-    MOVE_NAMES,
-    STRATEGIES,
-    strategy_code,
-    strategy_params,
-)
+from zooanalysis.games.bluff.strategies import MOVE_NAMES, STRATEGIES
 from zooanalysis.strategy_spec import PlayerSpec
 from zooanalysis.trajectory import lead_changes_table, settled_table
 
 CLAIM_MOVES = MOVE_NAMES[1:]
 """How a claimant placed its card: from its hand, from the draw pile, or no card."""
-
-
-@dataclass(frozen=True, eq=False)  # hashed by identity, as task queues need
-class BluffBatch:
-    """One batch of Bluff in Zoo games on the kernel (picklable for process backends)."""
-
-    deck: np.ndarray
-    hand_size: int
-    points_to_end: int
-    claim_cap: int
-    codes: np.ndarray
-    params: np.ndarray
-    with_rows: bool
-
-    def __call__(self, batch_seed: int, n_games: int) -> BatchResult:
-        """Play ``n_games`` games seeded by ``batch_seed``; counts plus rows if asked."""
-        players = self.codes.shape[0]
-        totals = kernel.new_totals(players)
-        rows = kernel.new_rows(n_games if self.with_rows else 0, players)
-        kernel.play_batch(
-            self.deck,
-            self.hand_size,
-            self.points_to_end,
-            self.claim_cap,
-            self.codes,
-            self.params,
-            batch_seed,
-            n_games,
-            totals,
-            rows,
-        )
-        return {**totals, **rows} if self.with_rows else totals
 
 
 class BluffGame(Game):
@@ -93,15 +56,7 @@ class BluffGame(Game):
         self, settings: BluffSettings, lineup: list[PlayerSpec], with_rows: bool
     ) -> BluffBatch:
         """The kernel batch for these settings and players."""
-        return BluffBatch(
-            deck=settings.deck.cards(),
-            hand_size=settings.hand_size,
-            points_to_end=settings.points_to_end,
-            claim_cap=settings.claim_cap,
-            codes=np.array([strategy_code(p) for p in lineup], dtype=np.int64),
-            params=np.array([strategy_params(p) for p in lineup], dtype=np.float64),
-            with_rows=with_rows,
-        )
+        return make_batch(settings, lineup, with_rows)
 
     def tables(
         self, totals: BatchResult, settings: BluffSettings, lineup: list[PlayerSpec]

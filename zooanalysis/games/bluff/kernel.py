@@ -1,9 +1,10 @@
 """The fast path: a numba kernel that plays a whole batch of Bluff in Zoo games.
 
-It follows ``engine.py`` step by step on flat arrays and keeps only counts and histograms
-(constant memory, whatever the number of games); per-game rows are written only when the
-caller passes arrays for them. Game ``i`` of a batch with seed ``s`` is the reference
-engine's ``play_game(settings, strategies, s, i)``; the tests hold both to that.
+It follows ``engine.py`` step by step on flat arrays and keeps only the counts of
+``counts.new_totals`` (constant memory, whatever the number of games); per-game rows
+(``counts.new_rows``) are written only when the caller passes arrays for them. Game
+``first_game + i`` of a batch seeded ``s`` is the reference engine's
+``play_game(settings, strategies, s, first_game + i)``; the tests hold both to that.
 """
 
 from __future__ import annotations
@@ -21,6 +22,14 @@ from zooanalysis.games.bluff.cards import (
     WILD_1,
     WILD_2,
 )
+from zooanalysis.games.bluff.counts import (
+    COUNT_BINS,
+    MOVE_BINS,
+    PILE_BINS,
+    POINT_BINS,
+    ROUND_BINS,
+    new_rows,
+)
 from zooanalysis.games.bluff.policy_math import WORKSPACE_ROWS
 from zooanalysis.games.bluff.strategies import (
     MOVE_DOUBT,
@@ -36,56 +45,12 @@ from zooanalysis.games.bluff.strategies import (
 from zooanalysis.rng import seed_game, shuffle
 from zooanalysis.trajectory import LEAD_CHANGE_BINS, SETTLED_BINS
 
-COUNT_BINS = 31
-"""Claimed counts 0-30 in the doubt and claim tables; 30 holds 30 or more."""
-PILE_BINS = 41
-"""Pile sizes 0-40 in the doubt and claim tables; 40 holds 40 or more."""
-POINT_BINS = 128
-ROUND_BINS = 256
-MOVE_BINS = 1024
-
 END_POINTS = 0
 END_DECK = 1
 
 OK = 0
 ILLEGAL_MOVE = 1
 ILLEGAL_CLAIM = 2
-
-
-def new_totals(players: int) -> dict[str, np.ndarray]:
-    """Zeroed count arrays for a batch of ``players``-player games (summed across batches)."""
-    n = players
-    return {
-        "games": np.zeros(1, dtype=np.int64),
-        "wins": np.zeros(n, dtype=np.int64),
-        "sole_wins": np.zeros(n, dtype=np.int64),
-        "points_sum": np.zeros(n, dtype=np.int64),
-        "points_squares": np.zeros(n, dtype=np.int64),
-        "points_hist": np.zeros((n, POINT_BINS), dtype=np.int64),
-        "rounds_hist": np.zeros(ROUND_BINS, dtype=np.int64),
-        "moves_hist": np.zeros(MOVE_BINS, dtype=np.int64),
-        "end_reasons": np.zeros(2, dtype=np.int64),
-        # score trajectories (see zooanalysis.trajectory): lead changes per game, and when
-        # the single winner became sole leader for good (20 bins of 5% of the game's moves)
-        "lead_changes_hist": np.zeros(LEAD_CHANGE_BINS, dtype=np.int64),
-        "settled_hist": np.zeros(SETTLED_BINS, dtype=np.int64),
-        "move_counts": np.zeros((n, 4), dtype=np.int64),
-        # claimed count, kind, pile size, claimant's move (hand/draw/none), doubter, claimant,
-        # claim held (0/1)
-        "doubts": np.zeros((COUNT_BINS, N_KINDS, PILE_BINS, 3, n, n, 2), dtype=np.int64),
-        # claimant, claimed count, kind, pile size, move (hand/draw/none), true when made (0/1)
-        "claims": np.zeros((n, COUNT_BINS, N_KINDS, PILE_BINS, 3, 2), dtype=np.int64),
-    }
-
-
-def new_rows(games: int, players: int) -> dict[str, np.ndarray]:
-    """Arrays for one row per game (final scores, rounds, moves, how the game ended)."""
-    return {
-        "row_scores": np.zeros((games, players), dtype=np.int32),
-        "row_rounds": np.zeros(games, dtype=np.int32),
-        "row_moves": np.zeros(games, dtype=np.int32),
-        "row_end": np.zeros(games, dtype=np.int8),
-    }
 
 
 def play_batch(
@@ -99,12 +64,15 @@ def play_batch(
     n_games: int,
     totals: dict[str, np.ndarray],
     rows: dict[str, np.ndarray] | None = None,
+    first_game: int = 0,
 ) -> None:
-    """Play ``n_games`` games of the batch seeded ``batch_seed``, adding into ``totals``.
+    """Play games ``first_game .. first_game + n_games - 1`` of the batch seeded
+    ``batch_seed``, adding into ``totals`` (from ``counts.new_totals``).
 
     ``codes`` and ``params`` hold each seat's strategy code and parameters. ``rows``, from
-    :func:`new_rows`, receives one row per game when given. Raises ``RuntimeError`` if a
-    strategy made an illegal move (a bug, never a user error).
+    ``counts.new_rows``, receives one row per game when given (row ``i`` is game
+    ``first_game + i``). Raises ``RuntimeError`` if a strategy made an illegal move (a bug,
+    never a user error).
     """
     rows = rows or new_rows(0, codes.shape[0])
     status = _play_batch(
@@ -115,6 +83,7 @@ def play_batch(
         codes,
         params,
         np.uint64(batch_seed),
+        np.int64(first_game),
         n_games,
         totals["games"],
         totals["wins"],
@@ -202,6 +171,7 @@ def _play_batch(
     codes,
     params,
     batch_seed,
+    first_game,
     n_games,
     games,
     wins,
@@ -245,7 +215,7 @@ def _play_batch(
     my_params = np.zeros(params.shape[1], dtype=np.float64)
 
     for game in range(n_games):
-        seed_game(stream, batch_seed, np.int64(game))
+        seed_game(stream, batch_seed, first_game + game)
         deck[:] = deck_template
         shuffle(deck, stream)
         for seat in range(players):

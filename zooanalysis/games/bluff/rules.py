@@ -6,7 +6,7 @@ in the rulebook is a field of :class:`BluffSettings`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
 from typing import Any
@@ -24,6 +24,9 @@ from zooanalysis.games.bluff.cards import (
     WILD_1,
     WILD_2,
     animal_type,
+    parse_card,
+    parse_kind,
+    type_counts,
 )
 from zooanalysis.settings import reject_unknown_keys, whole_number
 
@@ -199,3 +202,19 @@ def count_for_kind(pile_counts: np.ndarray, kind: int) -> int:
     wild_cards = int(pile_counts[WILD_1]) + int(pile_counts[WILD_2])
     total += wild_cards if count_one else int(pile_counts[WILD_1]) + 2 * int(pile_counts[WILD_2])
     return total
+
+
+def count_claimed(cards: Sequence[str], kind: str) -> int:
+    """Count the animals of ``kind`` in a pile, as when a claim is doubted.
+
+    ``cards`` are written in the text notation (see ``cards.py``); the rules applied are
+    those of :func:`count_for_kind`.
+
+    >>> count_claimed(["fox:1", "wild:2", "action:count1", "mouse:3"], "mouse")
+    2
+    >>> count_claimed(["fox:1", "wild:2", "action:equal", "mouse:3"], "mouse")
+    6
+    """
+    kind_index = parse_kind(kind)
+    counts = type_counts(parse_card(card) for card in cards)
+    return int(count_for_kind(counts, kind_index))

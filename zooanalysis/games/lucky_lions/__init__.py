@@ -7,10 +7,13 @@ a cycle is a sequence of distinct animals in arrow order)::
     battle(["lion", "fox", "panda"], "fox", "lion")        # +1: fox beats lion
     battle_odds(["lion", "fox", "panda"], ["lion"] * 6, ["fox", "panda"] * 3)
 
-The rest lives in modules of one job each: ``outcomes`` (who beats whom, exact odds),
-``dominance`` (cycle dominance tables), ``decks`` and ``generator`` (the published deck),
-``rules`` (settings), ``engine`` (the reference engine), ``kernel`` (the fast path),
-``strategies``, ``game`` (registration and tables) and ``analysis`` (the run object).
+The common files, as in every game (docs/adding-a-game.md): ``rules`` (settings),
+``strategies``, ``engine`` (the reference engine), ``kernel`` (the numba kernel), ``counts``
+(the count arrays both fill), ``batch`` (playing a batch on either), ``game`` (registration
+and result tables), ``analysis`` (the run object) and ``report`` (report sections). Helpers:
+``cards`` (animals and cards), ``flat`` (cards as rows for the kernel), ``outcomes`` (who
+beats whom, exact odds), ``dominance`` (cycle dominance tables), ``decks`` and
+``generator`` (the published deck).
 """
 
 from zooanalysis.games.lucky_lions.outcomes import (

@@ -1,20 +1,29 @@
-"""A Lucky Lions batch on the kernel: the settings flattened once, callable per batch seed.
+"""Lucky Lions batches: on the kernel (what runs use) and on the reference engine.
 
-``make_batch(settings, codes, params, with_rows)`` gives a :class:`LuckyBatch`; calling it
-with ``(batch_seed, n_games)`` plays that batch with ``kernel.play_batch`` and returns the
-count arrays of ``tallies.new_totals`` (plus the rows of ``tallies.new_rows`` if asked).
+``make_batch(settings, lineup, with_rows)`` gives a :class:`LuckyBatch` (the settings
+flattened once), the picklable job the runner calls as ``job(batch_seed, n_games)``
+(``first_game=`` plays part of a batch); it plays the batch with ``kernel.play_batch`` and
+returns the count arrays of ``counts.new_totals`` (plus the rows of ``counts.new_rows`` if
+asked). :func:`play_batch_reference` plays the same games through the reference engine and
+counts them the same way: the tests hold the two equal, and it runs custom Python
+strategies.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from zooanalysis.games.base import BatchResult
 from zooanalysis.games.lucky_lions import kernel
+from zooanalysis.games.lucky_lions.counts import new_rows, new_totals, tally
+from zooanalysis.games.lucky_lions.engine import Strategy, play_game
 from zooanalysis.games.lucky_lions.generator import GeneratorTables
 from zooanalysis.games.lucky_lions.rules import LuckySettings
-from zooanalysis.games.lucky_lions.tallies import new_rows, new_totals
+from zooanalysis.games.lucky_lions.strategies import strategy_code, strategy_params
+from zooanalysis.strategy_spec import PlayerSpec
 
 
 @dataclass(frozen=True, eq=False)
@@ -45,11 +54,9 @@ class LuckyBatch:
         """Number of players."""
         return int(self.codes.shape[0])
 
-    def play(
-        self, batch_seed: int, n_games: int, first_game: int = 0
-    ) -> dict[str, np.ndarray]:
-        """Play games ``first_game ..`` of the batch seeded ``batch_seed``; counts plus rows
-        (if asked)."""
+    def __call__(self, batch_seed: int, n_games: int, first_game: int = 0) -> BatchResult:
+        """Play games ``first_game .. first_game + n_games - 1`` of the batch seeded
+        ``batch_seed``; counts plus rows (row ``i`` is game ``first_game + i``) if asked."""
         totals = new_totals(self.players)
         rows = new_rows(n_games if self.with_rows else 0, self.players)
         kernel.play_batch(
@@ -77,23 +84,15 @@ class LuckyBatch:
         )
         return {**totals, **rows} if self.with_rows else totals
 
-    def __call__(self, batch_seed: int, n_games: int) -> dict[str, np.ndarray]:
-        """Play ``n_games`` games seeded by ``batch_seed``; counts plus rows if asked."""
-        return self.play(batch_seed, n_games)
-
 
 def make_batch(
-    settings: LuckySettings, codes: np.ndarray, params: np.ndarray, with_rows: bool
+    settings: LuckySettings, lineup: Sequence[PlayerSpec], with_rows: bool
 ) -> LuckyBatch:
-    """The kernel batch for these settings, strategy codes (``int64[players]``) and
-    parameters (``float64[players, MAX_PARAMS]``)."""
-    codes = np.ascontiguousarray(codes, dtype=np.int64)
-    params = np.ascontiguousarray(params, dtype=np.float64)
-    if codes.shape != (settings.players,) or params.shape[0] != settings.players:
-        raise ValueError(
-            f"{codes.shape[0]} strategy codes / {params.shape[0]} parameter rows for "
-            f"{settings.players} players"
-        )
+    """The kernel batch for these settings and players (one per seat)."""
+    if len(lineup) != settings.players:
+        raise ValueError(f"{len(lineup)} strategies for {settings.players} players")
+    codes = np.array([strategy_code(p) for p in lineup], dtype=np.int64)
+    params = np.array([strategy_params(p) for p in lineup], dtype=np.float64)
     return LuckyBatch(
         deck_rows=settings.fixed_rows(),
         fresh=settings.fresh_decks,
@@ -113,3 +112,27 @@ def make_batch(
         params=params,
         with_rows=with_rows,
     )
+
+
+def play_batch_reference(
+    settings: LuckySettings,
+    strategies: Sequence[Strategy],
+    batch_seed: int,
+    n_games: int,
+    with_rows: bool = False,
+    first_game: int = 0,
+) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """Play games ``first_game .. first_game + n_games - 1`` of the batch seeded
+    ``batch_seed`` with the reference engine; returns (totals, rows) shaped as the kernel's
+    (row ``i`` is game ``first_game + i``)."""
+    totals = new_totals(settings.players)
+    rows = new_rows(n_games if with_rows else 0, settings.players)
+    for game in range(n_games):
+        record = play_game(settings, strategies, batch_seed, first_game + game)
+        tally(record, totals)
+        if with_rows:
+            rows["row_points"][game] = record.scores
+            rows["row_cards_won"][game] = record.cards_won
+            rows["row_turns"][game] = record.turns
+            rows["row_end"][game] = record.end_reason
+    return totals, rows

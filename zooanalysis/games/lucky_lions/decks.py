@@ -96,6 +96,9 @@ from zooanalysis.games.lucky_lions.cards import (
     ZooCard,
     parse_animal,
 )
+from zooanalysis.games.lucky_lions.flat import card_from_row
+from zooanalysis.games.lucky_lions.generator import GeneratorTables, generate_rows
+from zooanalysis.rng import game_stream
 from zooanalysis.settings import read_toml, reject_unknown_keys, whole_number
 
 MIN_CYCLE = 2
@@ -224,6 +227,35 @@ def js_round(value: float | Decimal) -> int:
     return math.floor(_decimal(value, "value") + Decimal("0.5"))
 
 
+def _listed(counts: dict[int, int]) -> np.ndarray:
+    values = [value for value, count in sorted(counts.items()) for _ in range(count)]
+    return np.array(values, dtype=np.int64)
+
+
+def generator_tables(spec: DeckSpec) -> GeneratorTables:
+    """The lists the compiled generator draws from for this spec (see
+    :class:`~zooanalysis.games.lucky_lions.generator.GeneratorTables`), rounded exactly."""
+
+    def people(cards: int) -> int:
+        return js_round(spec.people_icon_share * cards) if cards else 0
+
+    busy_cards = spec.busy_zoo_cards if spec.busy_zoo else 0
+    types: list[int] = []
+    while len(types) < busy_cards:
+        types.extend(SPECIAL_TYPES.index(kind) for kind in spec.busy_special_types)
+    return GeneratorTables(
+        base_cards=spec.base_zoo_cards,
+        base_sizes=_listed(ceil_counts(spec.base_cycle_sizes, spec.base_zoo_cards)),
+        base_points=_listed(ceil_counts(spec.point_shares, spec.base_zoo_cards)),
+        base_people=people(spec.base_zoo_cards),
+        busy_cards=busy_cards,
+        busy_sizes=_listed(ceil_counts(spec.busy_cycle_sizes, busy_cards)),
+        busy_points=_listed(ceil_counts(spec.point_shares, busy_cards)),
+        busy_types=np.array(types, dtype=np.int64),
+        busy_people=people(busy_cards),
+    )
+
+
 def _animal_counts(counts: Mapping[str, Any], key: str, defaults: Mapping[str, int]) -> dict:
     if not isinstance(counts, Mapping):
         raise SettingsError(key, f"give a table of animal names and card counts, not {counts!r}")
@@ -249,10 +281,6 @@ def generate_zoo_cards(spec: DeckSpec, seed: int | np.random.SeedSequence) -> li
     group from its own run of the algorithm, in one random stream (the games' SplitMix64
     stream started from ``seed``, see :mod:`~zooanalysis.games.lucky_lions.generator`).
     """
-    from zooanalysis.games.lucky_lions.flat import card_from_row
-    from zooanalysis.games.lucky_lions.generator import generate_rows, generator_tables
-    from zooanalysis.rng import game_stream
-
     rows = generate_rows(generator_tables(spec), game_stream(_seed_value(seed), 0))
     return [card_from_row(row) for row in rows]
 

@@ -24,7 +24,7 @@ from zooanalysis.games.lucky_lions.rules import (
     settings_from_table,
     validate,
 )
-from zooanalysis.games.lucky_lions.strategies import STRATEGIES, strategy_code, strategy_params
+from zooanalysis.games.lucky_lions.strategies import STRATEGIES
 from zooanalysis.strategy_spec import PlayerSpec
 from zooanalysis.trajectory import lead_changes_table, settled_table
 
@@ -59,9 +59,7 @@ class LuckyLionsGame(Game):
         """The kernel batch for these settings and players."""
         from zooanalysis.games.lucky_lions.batch import make_batch
 
-        codes = np.array([strategy_code(p) for p in lineup], dtype=np.int64)
-        params = np.array([strategy_params(p) for p in lineup], dtype=np.float64)
-        return make_batch(settings, codes, params, with_rows)
+        return make_batch(settings, lineup, with_rows)
 
     def tables(
         self, totals: BatchResult, settings: LuckySettings, lineup: list[PlayerSpec]

@@ -3,8 +3,9 @@
 One implementation serves three uses: ``generate_zoo_cards`` (a printed deck for a seed, as
 ``zoosim deck`` shows it), the fixed deck of a run, and a fresh print for every simulated
 game inside both engines. The algorithm is described in ``decks.py``; this module holds it as
-flat arrays: :class:`GeneratorTables` are the per-spec lists (worked out once in Python,
-where the exact decimal rounding lives), :func:`generate_deck_into` draws one deck from them.
+flat arrays: :class:`GeneratorTables` are the per-spec lists (worked out once in Python by
+``decks.generator_tables``, where the exact decimal rounding lives), and
+:func:`generate_deck_into` draws one deck from them.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from zooanalysis.games.lucky_lions.cards import N_ANIMALS, SPECIAL_TYPES
+from zooanalysis.games.lucky_lions.cards import N_ANIMALS
 from zooanalysis.games.lucky_lions.flat import (
     AUTOLOSE,
     AUTOWIN,
@@ -56,35 +57,6 @@ class GeneratorTables:
     def cards(self) -> int:
         """Zoo Cards in one generated deck."""
         return self.base_cards + self.busy_cards
-
-
-def _listed(counts: dict[int, int]) -> np.ndarray:
-    values = [value for value, count in sorted(counts.items()) for _ in range(count)]
-    return np.array(values, dtype=np.int64)
-
-
-def generator_tables(spec) -> GeneratorTables:  # spec: decks.DeckSpec (avoids an import cycle)
-    """The generator's lists for a :class:`~zooanalysis.games.lucky_lions.decks.DeckSpec`."""
-    from zooanalysis.games.lucky_lions.decks import ceil_counts, js_round
-
-    def people(cards: int) -> int:
-        return js_round(spec.people_icon_share * cards) if cards else 0
-
-    busy_cards = spec.busy_zoo_cards if spec.busy_zoo else 0
-    types: list[int] = []
-    while len(types) < busy_cards:
-        types.extend(SPECIAL_TYPES.index(kind) for kind in spec.busy_special_types)
-    return GeneratorTables(
-        base_cards=spec.base_zoo_cards,
-        base_sizes=_listed(ceil_counts(spec.base_cycle_sizes, spec.base_zoo_cards)),
-        base_points=_listed(ceil_counts(spec.point_shares, spec.base_zoo_cards)),
-        base_people=people(spec.base_zoo_cards),
-        busy_cards=busy_cards,
-        busy_sizes=_listed(ceil_counts(spec.busy_cycle_sizes, busy_cards)),
-        busy_points=_listed(ceil_counts(spec.point_shares, busy_cards)),
-        busy_types=np.array(types, dtype=np.int64),
-        busy_people=people(busy_cards),
-    )
 
 
 @njit(cache=True, nogil=True, error_model="numpy")

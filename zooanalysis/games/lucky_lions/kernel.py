@@ -1,8 +1,8 @@
 """The fast path: a numba kernel that plays a whole batch of Lucky Lions games.
 
 It follows ``engine.py`` step by step, draw for draw, on flat arrays, and keeps only the
-counts of ``tallies.new_totals`` (constant memory, whatever the number of games); per-game
-rows (``tallies.new_rows``) are written only when the caller passes non-empty arrays. Game
+counts of ``counts.new_totals`` (constant memory, whatever the number of games); per-game
+rows (``counts.new_rows``) are written only when the caller passes non-empty arrays. Game
 ``first_game + i`` of a batch seeded ``s`` is the reference engine's
 ``play_game(settings, strategies, s, first_game + i)``; the tests hold both to that.
 
@@ -44,6 +44,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from zooanalysis.games.lucky_lions.counts import (
+    CARDS_WON_BINS,
+    DIE_BINS,
+    LEAD_BINS,
+    POINT_BINS,
+    SETTLED_BINS,
+    TURN_BINS,
+)
 from zooanalysis.games.lucky_lions.flat import (
     CARD_FIELDS,
     DIE_SPLIT,
@@ -84,14 +92,6 @@ from zooanalysis.games.lucky_lions.strategies import (
     random_index,
     random_other,
     random_subset,
-)
-from zooanalysis.games.lucky_lions.tallies import (
-    CARDS_WON_BINS,
-    DIE_BINS,
-    LEAD_BINS,
-    POINT_BINS,
-    SETTLED_BINS,
-    TURN_BINS,
 )
 from zooanalysis.rng import below, seed_game
 
@@ -153,17 +153,17 @@ def play_batch(
     first_game: int = 0,
 ) -> None:
     """Play games ``first_game .. first_game + n_games - 1`` of the batch seeded
-    ``batch_seed``, adding into ``totals`` (from ``tallies.new_totals``).
+    ``batch_seed``, adding into ``totals`` (from ``counts.new_totals``).
 
     ``deck_rows``: the fixed deck's card rows (ignored when ``fresh``); ``tables``: a
     ``generator.GeneratorTables`` for a fresh print per game (ignored unless ``fresh``);
     ``animal_cards``: the unshuffled Animal Cards as types. ``codes`` and ``params`` hold each
-    seat's strategy code and parameters. ``rows``, from ``tallies.new_rows``, receives one
+    seat's strategy code and parameters. ``rows``, from ``counts.new_rows``, receives one
     row per game when given. Raises ``RuntimeError`` if a strategy made an illegal choice.
     """
     players = codes.shape[0]
     if rows is None:
-        from zooanalysis.games.lucky_lions.tallies import new_rows
+        from zooanalysis.games.lucky_lions.counts import new_rows
 
         rows = new_rows(0, players)
     empty = np.zeros(0, dtype=np.int64)
@@ -1033,7 +1033,7 @@ def _play_batch(
                 break
             active = (active + 1) % players
 
-        # ---- tally (tallies.tally) ----
+        # ---- tally (counts.tally) ----
         turns = gs[TURNS]
         best = scores[0]
         for q in range(1, players):

@@ -35,9 +35,14 @@ import numpy as np
 
 from zooanalysis.errors import SettingsError
 from zooanalysis.games.lucky_lions.cards import ANIMALS, ZooCard
-from zooanalysis.games.lucky_lions.decks import DeckSpec, deck_from_toml, generate_zoo_cards
+from zooanalysis.games.lucky_lions.decks import (
+    DeckSpec,
+    deck_from_toml,
+    generate_zoo_cards,
+    generator_tables,
+)
 from zooanalysis.games.lucky_lions.flat import N_TYPES, card_rows
-from zooanalysis.games.lucky_lions.generator import GeneratorTables, generator_tables
+from zooanalysis.games.lucky_lions.generator import GeneratorTables
 from zooanalysis.settings import reject_unknown_keys, whole_number
 
 MIN_PLAYERS = 2

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -12,73 +12,23 @@ import pandas as pd
 from zooanalysis.count_tables import histogram, seat_table
 from zooanalysis.errors import SettingsError
 from zooanalysis.games.base import BatchResult, Game
-from zooanalysis.games.zoology import kernel
+from zooanalysis.games.zoology.batch import ZoologyBatch, make_batch
 from zooanalysis.games.zoology.engine import END_REASONS
 from zooanalysis.games.zoology.rules import (
-    BOARD_COMBINATIONS,
     MAX_PLAYERS,
     MIN_PLAYERS,
     ZoologySettings,
     board_label,
+    cells,
     settings_from_table,
     validate,
 )
-from zooanalysis.games.zoology.strategies import STRATEGIES, strategy_code, strategy_params
+from zooanalysis.games.zoology.strategies import STRATEGIES
 from zooanalysis.strategy_spec import PlayerSpec
 from zooanalysis.trajectory import lead_changes_table, settled_table
 
 TRIGGERS = ("correct_guess", "supply_empty")
 PHASES = ("free", "second_chance")
-
-
-def cells(settings: ZoologySettings, players: int) -> list[tuple[int, tuple[str, ...]]]:
-    """The (player count, regions) cells a run plays: one, or every cell of the
-    cooperative grid (2-6 players x 16 board combinations)."""
-    if settings.cooperative_grid:
-        return [
-            (count, regions)
-            for count in range(MIN_PLAYERS, MAX_PLAYERS + 1)
-            for regions in BOARD_COMBINATIONS
-        ]
-    return [(players, settings.regions)]
-
-
-@dataclass(frozen=True, eq=False)  # hashed by identity, as task queues need
-class ZoologyBatch:
-    """One batch of Zoology games on the kernel (picklable for process backends).
-
-    In the cooperative grid, game ``i`` of the batch plays cell ``i mod cells``."""
-
-    configs: tuple[dict, ...]
-    seats_per_cell: tuple[int, ...]
-    codes: np.ndarray
-    params: np.ndarray
-    n_animals: int
-    n_questions: int
-    with_rows: bool
-
-    def __call__(self, batch_seed: int, n_games: int) -> BatchResult:
-        """Play ``n_games`` games seeded by ``batch_seed``; counts plus rows if asked."""
-        seats = self.codes.shape[0]
-        n_cells = len(self.configs)
-        totals = kernel.new_totals(seats, self.n_animals, self.n_questions, n_cells)
-        rows = kernel.new_rows(n_games if self.with_rows else 0, seats)
-        for cell, (config, players) in enumerate(
-            zip(self.configs, self.seats_per_cell, strict=True)
-        ):
-            kernel.play_batch(
-                config,
-                self.codes[:players],
-                self.params[:players],
-                batch_seed,
-                n_games,
-                totals,
-                rows,
-                game_offset=cell,
-                game_stride=n_cells,
-                cell=cell,
-            )
-        return {**totals, **rows} if self.with_rows else totals
 
 
 class ZoologyGame(Game):
@@ -121,16 +71,7 @@ class ZoologyGame(Game):
         self, settings: ZoologySettings, lineup: list[PlayerSpec], with_rows: bool
     ) -> ZoologyBatch:
         """The kernel batch for these settings and players."""
-        plan = cells(settings, len(lineup))
-        return ZoologyBatch(
-            configs=tuple(kernel.kernel_config(settings, n, regions) for n, regions in plan),
-            seats_per_cell=tuple(n for n, _ in plan),
-            codes=np.array([strategy_code(p) for p in lineup], dtype=np.int64),
-            params=np.array([strategy_params(p) for p in lineup], dtype=np.float64),
-            n_animals=len(settings.animals),
-            n_questions=len(settings.questions),
-            with_rows=with_rows,
-        )
+        return make_batch(settings, lineup, with_rows)
 
     def tables(
         self, totals: BatchResult, settings: ZoologySettings | None, lineup: list[PlayerSpec]

@@ -1,9 +1,10 @@
 """The fast path: a numba kernel that plays a whole batch of Zoology games.
 
 It follows ``engine.py`` step by step on flat arrays, with the same compiled voting,
-belief and strategy functions, and keeps only counts and histograms (constant memory);
-per-game rows are written only when the caller passes arrays for them. Game ``i`` of a
-batch with seed ``s`` is the reference engine's ``play_game(settings, strategies, s, i)``.
+belief and strategy functions, and keeps only the counts of ``counts.new_totals`` (constant
+memory); per-game rows (``counts.new_rows``) are written only when the caller passes arrays
+for them. Game ``first_game + i`` of a batch seeded ``s`` is the reference engine's
+``play_game(settings, strategies, s, first_game + i)``.
 
 Beliefs are kept incrementally (one log-likelihood row per player, updated after every
 vote) where the reference engine recomputes them from the round's history; both add the
@@ -16,6 +17,15 @@ import numpy as np
 from numba import njit
 
 from zooanalysis.games.zoology.beliefs import add_evidence, cast_votes, posterior
+from zooanalysis.games.zoology.counts import (
+    LEAD_BINS,
+    ROUND_BINS,
+    ROW_KEYS,
+    SETTLED_BINS,
+    TOTAL_KEYS,
+    TURN_BINS,
+    new_rows,
+)
 from zooanalysis.games.zoology.strategies import (
     choose_question,
     gift_target,
@@ -24,12 +34,6 @@ from zooanalysis.games.zoology.strategies import (
 )
 from zooanalysis.rng import seed_game, shuffle
 
-ROUND_BINS = 128
-"""Rounds per game 0-127; 127 holds 127 or more."""
-TURN_BINS = 1024
-LEAD_BINS = 64
-"""Lead changes per game 0-63; 63 holds 63 or more."""
-SETTLED_BINS = 20
 END_POINTS = 0
 END_ROUND_LIMIT = 1
 END_COOPERATIVE = 2
@@ -37,61 +41,6 @@ TRIGGER_CORRECT = 0
 TRIGGER_SUPPLY = 1
 PHASE_FREE = 0
 PHASE_SECOND = 1
-
-
-def new_totals(seats: int, n_animals: int, n_questions: int, n_cells: int = 1) -> dict:
-    """Zeroed count arrays for a batch (summed across batches)."""
-    n = seats
-    return {
-        "games": np.zeros(1, dtype=np.int64),
-        "wins": np.zeros(n, dtype=np.int64),
-        "sole_wins": np.zeros(n, dtype=np.int64),
-        "points_sum": np.zeros(n, dtype=np.int64),
-        "points_squares": np.zeros(n, dtype=np.int64),
-        # per seat: points from free guesses, from second chance
-        "points_from": np.zeros((n, 2), dtype=np.int64),
-        # per seat and phase (free, second chance / cooperative): guesses, right guesses
-        "guesses": np.zeros((n, 2), dtype=np.int64),
-        "right_guesses": np.zeros((n, 2), dtype=np.int64),
-        # the same for each player's first guess of a round
-        "first_guesses": np.zeros((n, 2), dtype=np.int64),
-        "first_right": np.zeros((n, 2), dtype=np.int64),
-        "rounds_hist": np.zeros(ROUND_BINS, dtype=np.int64),
-        "turns_hist": np.zeros(TURN_BINS, dtype=np.int64),
-        "end_reasons": np.zeros(3, dtype=np.int64),
-        "triggers": np.zeros(2, dtype=np.int64),
-        "lead_changes_hist": np.zeros(LEAD_BINS, dtype=np.int64),
-        "settled_hist": np.zeros(SETTLED_BINS, dtype=np.int64),
-        "question_plays": np.zeros(n_questions, dtype=np.int64),
-        "question_no_champion": np.zeros(n_questions, dtype=np.int64),
-        "question_information": np.zeros(n_questions, dtype=np.float64),
-        # per animal held by a player for a round: held, guessed at all, found, wrong
-        # guesses, first guess right
-        "animal_held": np.zeros(n_animals, dtype=np.int64),
-        "animal_guessed": np.zeros(n_animals, dtype=np.int64),
-        "animal_found": np.zeros(n_animals, dtype=np.int64),
-        "animal_wrong": np.zeros(n_animals, dtype=np.int64),
-        "animal_first_right": np.zeros(n_animals, dtype=np.int64),
-        # wrong guesses: (true animal, guessed animal)
-        "confusions": np.zeros((n_animals, n_animals), dtype=np.int64),
-        "coop_games": np.zeros(n_cells, dtype=np.int64),
-        "coop_success": np.zeros(n_cells, dtype=np.int64),
-    }
-
-
-def new_rows(games: int, seats: int) -> dict:
-    """Arrays for one row per game: points, rounds, turns, and ``success`` (cooperative: 1
-    if every player found their animal, else 0; -1 in the competitive game)."""
-    return {
-        "row_points": np.zeros((games, seats), dtype=np.int32),
-        "row_rounds": np.zeros(games, dtype=np.int32),
-        "row_turns": np.zeros(games, dtype=np.int32),
-        "row_success": np.zeros(games, dtype=np.int8),
-    }
-
-
-TOTAL_KEYS = tuple(new_totals(1, 1, 1))
-ROW_KEYS = tuple(new_rows(0, 1))
 
 
 def play_batch(
@@ -105,14 +54,19 @@ def play_batch(
     game_offset: int = 0,
     game_stride: int = 1,
     cell: int = 0,
+    first_game: int = 0,
 ) -> None:
-    """Play games ``game_offset, game_offset + game_stride, ... < n_games`` of the batch
-    seeded ``batch_seed`` with ``codes.shape[0]`` players, adding into ``totals``.
+    """Play those of games ``first_game .. first_game + n_games - 1`` of the batch seeded
+    ``batch_seed`` whose number is ``game_offset`` modulo ``game_stride`` (all of them by
+    default), with ``codes.shape[0]`` players, adding into ``totals`` (from
+    ``counts.new_totals``); ``cell`` is the cooperative grid's cell they count for.
 
-    ``config`` comes from :func:`kernel_config`. ``rows`` (from :func:`new_rows`) receives
-    one row per game when given. Raises ``RuntimeError`` if a strategy broke a rule.
+    ``config`` comes from ``batch.kernel_config``. ``rows`` (from ``counts.new_rows``)
+    receives one row per game when given (row ``i`` is game ``first_game + i``). Raises
+    ``RuntimeError`` if a strategy broke a rule.
     """
     rows = rows if rows is not None else new_rows(0, codes.shape[0])
+    start = (game_offset - first_game) % game_stride  # the first index i in this cell
     status = _play_batch(
         config["board"],
         config["n_neutrals"],
@@ -130,8 +84,9 @@ def play_batch(
         codes,
         params,
         np.uint64(batch_seed),
+        np.int64(first_game),
         n_games,
-        game_offset,
+        start,
         game_stride,
         cell,
         *(totals[key] for key in TOTAL_KEYS),
@@ -139,25 +94,6 @@ def play_batch(
     )
     if status != 0:
         raise RuntimeError("kernel stopped: a strategy broke a rule")
-
-
-def kernel_config(settings, players: int, regions=None) -> dict:
-    """The plain numbers and arrays the kernel needs, from settings and a player count."""
-    return {
-        "board": settings.board(regions),
-        "n_neutrals": settings.neutrals_for(players),
-        "hand_size": settings.hand_size,
-        "tokens": settings.tokens_for(players),
-        "points_to_win": settings.points_to_win,
-        "points_correct": settings.points_correct_guess,
-        "points_second": settings.points_second_chance,
-        "guess_after_first": settings.guess_after_first_turns,
-        "gift": settings.gift_token,
-        "max_rounds": settings.max_rounds,
-        "cooperative": settings.cooperative,
-        "scores": settings.scores,
-        "weights": settings.weights,
-    }
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -303,8 +239,9 @@ def _play_batch(
     codes,
     params,
     batch_seed,
+    first_game,
     n_games,
-    game_offset,
+    start,
     game_stride,
     cell,
     games,
@@ -371,8 +308,8 @@ def _play_batch(
     last_not_leading = np.zeros(players, dtype=np.int64)
     leader_state = np.zeros(2, dtype=np.int64)
 
-    for game in range(game_offset, n_games, game_stride):
-        seed_game(rng, batch_seed, game)
+    for game in range(start, n_games, game_stride):
+        seed_game(rng, batch_seed, first_game + game)
         # --- new game: shuffle the questions, deal hands (seat 0 first) ---
         for q in range(n_questions):
             pile[q] = q

@@ -262,3 +262,15 @@ def with_players(settings: ZoologySettings, players: int, regions=None) -> Zoolo
     if regions is not None:
         changes["regions"] = tuple(regions)
     return replace(settings, **changes)
+
+
+def cells(settings: ZoologySettings, players: int) -> list[tuple[int, tuple[str, ...]]]:
+    """The (player count, regions) cells a run plays: one, or every cell of the
+    cooperative grid (2-6 players x 16 board combinations)."""
+    if settings.cooperative_grid:
+        return [
+            (count, regions)
+            for count in range(MIN_PLAYERS, MAX_PLAYERS + 1)
+            for regions in BOARD_COMBINATIONS
+        ]
+    return [(players, settings.regions)]

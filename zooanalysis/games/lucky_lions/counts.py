@@ -8,8 +8,6 @@ totals can be compared array by array.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 
 from zooanalysis.games.lucky_lions.engine import (
@@ -18,11 +16,8 @@ from zooanalysis.games.lucky_lions.engine import (
     RESULT_NAMES,
     TIE_NAMES,
     GameRecord,
-    Strategy,
-    play_game,
 )
 from zooanalysis.games.lucky_lions.flat import N_TYPES
-from zooanalysis.games.lucky_lions.rules import LuckySettings
 from zooanalysis.trajectory import LEAD_CHANGE_BINS as LEAD_BINS
 from zooanalysis.trajectory import SETTLED_BINS, settled_bin
 
@@ -96,24 +91,3 @@ def tally(record: GameRecord, totals: dict[str, np.ndarray]) -> None:
     totals["lead_changes"][min(record.lead_changes, LEAD_BINS - 1)] += 1
     if record.settled_turn >= 0:
         totals["settled"][settled_bin(record.settled_turn, record.turns)] += 1
-
-
-def play_batch_reference(
-    settings: LuckySettings,
-    strategies: Sequence[Strategy],
-    batch_seed: int,
-    n_games: int,
-    with_rows: bool = False,
-) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
-    """Play a batch with the reference engine; returns (totals, rows) shaped as the kernel's."""
-    totals = new_totals(settings.players)
-    rows = new_rows(n_games if with_rows else 0, settings.players)
-    for game in range(n_games):
-        record = play_game(settings, strategies, batch_seed, game)
-        tally(record, totals)
-        if with_rows:
-            rows["row_points"][game] = record.scores
-            rows["row_cards_won"][game] = record.cards_won
-            rows["row_turns"][game] = record.turns
-            rows["row_end"][game] = record.end_reason
-    return totals, rows

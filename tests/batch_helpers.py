@@ -1,0 +1,35 @@
+"""Helpers shared by the tests of every game's batch jobs."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from zooanalysis.games.base import BatchResult
+
+
+def split_rows(result: BatchResult) -> tuple[BatchResult, BatchResult]:
+    """(count arrays, ``row_`` arrays) of one batch result."""
+    rows = {key: value for key, value in result.items() if key.startswith("row_")}
+    return {key: value for key, value in result.items() if key not in rows}, rows
+
+
+def assert_chunks_make_the_batch(whole: BatchResult, chunks: list[BatchResult]) -> None:
+    """Batch results played in chunks (``first_game`` = the games before) add up to the
+    result of one call: every count array is the sum of the chunks' (integer counts exactly,
+    float sums up to rounding: the additions come in another order) and the chunks' rows,
+    one after the other, are its rows."""
+    whole_counts, whole_rows = split_rows(whole)
+    assert whole_rows, "the batch kept no rows: nothing to compare game by game"
+    for chunk in chunks:
+        assert chunk.keys() == whole.keys()
+    for key, value in whole_counts.items():
+        summed = sum(chunk[key] for chunk in chunks)
+        assert summed.dtype == value.dtype, key
+        if np.issubdtype(value.dtype, np.integer):
+            np.testing.assert_array_equal(summed, value, err_msg=key)
+        else:
+            np.testing.assert_allclose(summed, value, rtol=1e-12, atol=0, err_msg=key)
+    for key, value in whole_rows.items():
+        joined = np.concatenate([chunk[key] for chunk in chunks])
+        assert joined.dtype == value.dtype, key
+        np.testing.assert_array_equal(joined, value, err_msg=key)

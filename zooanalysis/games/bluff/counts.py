@@ -1,0 +1,110 @@
+"""What a Bluff in Zoo batch counts: the count arrays both engines fill, and the reference tally.
+
+Counts only (constant memory for any number of games); histogram bins at the top hold "that
+many or more". The kernel fills these arrays in place; :func:`tally` adds one reference-engine
+:class:`~zooanalysis.games.bluff.engine.GameRecord` the same way, so the two engines' totals
+can be compared array by array.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from zooanalysis.games.bluff.cards import N_KINDS
+from zooanalysis.games.bluff.engine import GameRecord
+from zooanalysis.trajectory import (
+    LEAD_CHANGE_BINS,
+    SETTLED_BINS,
+    count_lead_changes,
+    settled_bin,
+    settled_move,
+    sole_leader,
+)
+
+COUNT_BINS = 31
+"""Claimed counts 0-30 in the doubt and claim tables; 30 holds 30 or more."""
+PILE_BINS = 41
+"""Pile sizes 0-40 in the doubt and claim tables; 40 holds 40 or more."""
+POINT_BINS = 128
+ROUND_BINS = 256
+MOVE_BINS = 1024
+
+
+def new_totals(players: int) -> dict[str, np.ndarray]:
+    """Zeroed count arrays for a batch of ``players``-player games (summed across batches)."""
+    n = players
+    return {
+        "games": np.zeros(1, dtype=np.int64),
+        "wins": np.zeros(n, dtype=np.int64),
+        "sole_wins": np.zeros(n, dtype=np.int64),
+        "points_sum": np.zeros(n, dtype=np.int64),
+        "points_squares": np.zeros(n, dtype=np.int64),
+        "points_hist": np.zeros((n, POINT_BINS), dtype=np.int64),
+        "rounds_hist": np.zeros(ROUND_BINS, dtype=np.int64),
+        "moves_hist": np.zeros(MOVE_BINS, dtype=np.int64),
+        "end_reasons": np.zeros(2, dtype=np.int64),
+        # score trajectories (see zooanalysis.trajectory): lead changes per game, and when
+        # the single winner became sole leader for good (20 bins of 5% of the game's moves)
+        "lead_changes_hist": np.zeros(LEAD_CHANGE_BINS, dtype=np.int64),
+        "settled_hist": np.zeros(SETTLED_BINS, dtype=np.int64),
+        "move_counts": np.zeros((n, 4), dtype=np.int64),
+        # claimed count, kind, pile size, claimant's move (hand/draw/none), doubter, claimant,
+        # claim held (0/1)
+        "doubts": np.zeros((COUNT_BINS, N_KINDS, PILE_BINS, 3, n, n, 2), dtype=np.int64),
+        # claimant, claimed count, kind, pile size, move (hand/draw/none), true when made (0/1)
+        "claims": np.zeros((n, COUNT_BINS, N_KINDS, PILE_BINS, 3, 2), dtype=np.int64),
+    }
+
+
+def new_rows(games: int, players: int) -> dict[str, np.ndarray]:
+    """Arrays for one row per game (final scores, rounds, moves, how the game ended)."""
+    return {
+        "row_scores": np.zeros((games, players), dtype=np.int32),
+        "row_rounds": np.zeros(games, dtype=np.int32),
+        "row_moves": np.zeros(games, dtype=np.int32),
+        "row_end": np.zeros(games, dtype=np.int8),
+    }
+
+
+def tally(record: GameRecord, totals: dict[str, np.ndarray]) -> None:
+    """Add one game's record into kernel-shaped count arrays."""
+    totals["games"][0] += 1
+    best = min(record.scores)
+    for seat, points in enumerate(record.scores):
+        if points == best:
+            totals["wins"][seat] += 1
+            if len(record.winners) == 1:
+                totals["sole_wins"][seat] += 1
+        totals["points_sum"][seat] += points
+        totals["points_squares"][seat] += points * points
+        totals["points_hist"][seat, min(points, POINT_BINS - 1)] += 1
+    totals["rounds_hist"][min(record.rounds, ROUND_BINS - 1)] += 1
+    totals["moves_hist"][min(record.moves, MOVE_BINS - 1)] += 1
+    totals["end_reasons"][record.end_reason] += 1
+    moves = [move for move, _ in record.score_checks]
+    leaders = [sole_leader(scores, higher_is_better=False) for _, scores in record.score_checks]
+    totals["lead_changes_hist"][min(count_lead_changes(leaders), LEAD_CHANGE_BINS - 1)] += 1
+    if len(record.winners) == 1:
+        start = settled_move(moves, leaders, record.winners[0])
+        totals["settled_hist"][settled_bin(start, record.moves)] += 1
+    for seat, count, kind, move, pile_size, true_now in record.claims:
+        totals["move_counts"][seat, move] += 1
+        totals["claims"][
+            seat,
+            min(count, COUNT_BINS - 1),
+            kind,
+            min(pile_size, PILE_BINS - 1),
+            move - 1,
+            int(true_now),
+        ] += 1
+    for doubter, claimant, count, kind, pile_size, held, claimant_move in record.doubts:
+        totals["move_counts"][doubter, 0] += 1
+        totals["doubts"][
+            min(count, COUNT_BINS - 1),
+            kind,
+            min(pile_size, PILE_BINS - 1),
+            claimant_move - 1,
+            doubter,
+            claimant,
+            int(held),
+        ] += 1

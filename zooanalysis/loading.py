@@ -1,0 +1,42 @@
+"""Open a finished run, tournament or tuning folder as its results object, checked.
+
+Here, above the game registry and the tournament code, so that ``results`` (which every game
+package builds on) never has to import them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from zooanalysis.errors import UserError
+from zooanalysis.games import get_game
+from zooanalysis.results import ResultFolder, Run
+from zooanalysis.storage import MANIFEST, check_format_version, read_manifest
+
+
+def load_run(path: str | Path) -> Run:
+    """Open a run directory written by ``zoosim run`` as its game's results object (a
+    tournament folder opens as a ``TournamentResult``, a ``tune --out`` folder as a
+    ``TuneResult``), checked: format version, every table against its sha256, and the
+    manifest's game count against the tables. Anything wrong is one ``UserError`` line
+    naming the file."""
+    path = Path(path)
+    manifest = read_manifest(path)
+    check_format_version(manifest, path / MANIFEST)
+    kind = manifest.get("kind")
+    if kind == "tournament":
+        from zooanalysis.tournament import TournamentResult  # scipy: only when needed
+
+        result: ResultFolder = TournamentResult(manifest, path=path)
+    elif kind == "tune":
+        from zooanalysis.tuning import TuneResult
+
+        result = TuneResult(manifest, path=path)
+    else:
+        try:
+            game = get_game(manifest["game"])
+        except KeyError:
+            raise UserError(f"{path}: the manifest names no game") from None
+        result = game.run_class()(manifest, path=path)
+    result.verify()
+    return result
