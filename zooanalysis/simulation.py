@@ -21,7 +21,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from zooanalysis.errors import UserError
 from zooanalysis.games import get_game
 from zooanalysis.games.base import BatchResult, Game
 from zooanalysis.results import Run
@@ -41,6 +40,7 @@ from zooanalysis.storage import (
     ROWS_CHECKSUMS,
     ROWS_FOLDER,
     OutputFolder,
+    ResumeRefusedError,
     StorageError,
     environment,
     git_commit,
@@ -166,9 +166,7 @@ def _run_to_folder(
     def store_batch(batch: Batch, result: BatchResult) -> None:
         if request.with_rows:
             name = _rows_file(batch.index)
-            digest = write_table(
-                rows_folder / name, _rows_frame(batch, result, request.batch_size)
-            )
+            digest = write_table(rows_folder / name, _rows_frame(batch, result, request.batch_size))
             checkpoint.state["rows_sha256"][name] = digest
         checkpoint.batch_done(batch)
         if on_progress is not None:
@@ -376,12 +374,12 @@ def _start_or_resume(request: RunRequest, working: Path, resumed: bool) -> dict[
     stored = read_request_file(path)
     differences = _differences(stored["request"], record)
     if differences:
-        raise UserError(
+        raise ResumeRefusedError(
             f"--resume: {path} is the request of another run ({differences}); "
             "a run resumes only with the request it started with"
         )
     if stored["code"] != _code():
-        raise UserError(
+        raise ResumeRefusedError(
             f"--resume: the run at {request.out} was started by other zoosim code "
             f"({stored['code']}; here {_code()}); finish it with that version"
         )
@@ -395,16 +393,18 @@ def read_request_file(path: Path) -> dict[str, Any]:
     try:
         stored = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise UserError(f"--resume: no interrupted run to continue ({path} is missing)") from None
+        raise ResumeRefusedError(
+            f"--resume: no interrupted run to continue ({path} is missing)"
+        ) from None
     except (OSError, ValueError) as error:
-        raise StorageError(f"{path}: unreadable ({' '.join(str(error).split())})") from None
+        raise ResumeRefusedError(f"{path}: unreadable ({' '.join(str(error).split())})") from None
     if not isinstance(stored, dict) or "sha256" not in stored or "request" not in stored:
-        raise UserError(
+        raise ResumeRefusedError(
             f"--resume: {path} was written by an older zoosim, without the checksum that "
             "ties a checkpoint to its request; it cannot be resumed safely"
         )
     if request_sha256(stored["request"]) != stored["sha256"]:
-        raise UserError(
+        raise ResumeRefusedError(
             f"--resume: {path} was changed after the run started (its sha256 no longer "
             "matches); a checkpoint resumes only with the request it was made for"
         )
@@ -425,19 +425,17 @@ def _check_checkpoint(
     path = folder / CHECKPOINT
     if state.get("request_sha256") != record["sha256"]:
         differences = _differences(state.get("request") or {}, record["request"])
-        raise UserError(
+        raise ResumeRefusedError(
             f"--resume: {path} belongs to another request than {folder / REQUEST_FILE} "
             f"({differences or 'no request recorded'}); the counts cannot be mixed"
         )
     if state.get("code") != record["code"]:
-        raise UserError(
+        raise ResumeRefusedError(
             f"--resume: {path} was made by other zoosim code ({state.get('code')}; "
             f"here {record['code']})"
         )
     sample = job(0, 1)
-    expected = {
-        key: np.shape(value) for key, value in sample.items() if not key.startswith("row_")
-    }
+    expected = {key: np.shape(value) for key, value in sample.items() if not key.startswith("row_")}
     found = {key: np.shape(value) for key, value in totals.items()}
     if expected != found:
         missing = sorted(set(expected) - set(found))
@@ -452,9 +450,8 @@ def _check_checkpoint(
             )
             if keys
         ]
-        raise UserError(
-            f"--resume: the counts in {path} do not fit this run's batches "
-            f"({'; '.join(parts)})"
+        raise ResumeRefusedError(
+            f"--resume: the counts in {path} do not fit this run's batches ({'; '.join(parts)})"
         )
 
 
@@ -479,7 +476,7 @@ def resume_request(
     out = Path(out)
     record_path = partial_path(out) / REQUEST_FILE
     if not record_path.is_file():
-        raise UserError(
+        raise ResumeRefusedError(
             f"--resume: no interrupted run to continue at {out} "
             f"(no {record_path.relative_to(out.parent)})"
         )
@@ -505,10 +502,12 @@ def resume_request(
             scenario=record["scenario"],
         )
     except (KeyError, TypeError) as error:
-        raise UserError(f"--resume: {record_path} lacks {error} or holds it wrong") from None
+        raise ResumeRefusedError(
+            f"--resume: {record_path} lacks {error} or holds it wrong"
+        ) from None
     differences = _differences(record, _request_record(request))
     if differences:
-        raise UserError(
+        raise ResumeRefusedError(
             f"--resume: {record_path} does not rebuild to the same request ({differences})"
         )
     return request

@@ -62,6 +62,11 @@ class OutputTakenError(UserError):
     """The output path is taken: it exists, or another process is writing it."""
 
 
+class ResumeRefusedError(UserError):
+    """A kept run that cannot be resumed as it is: its checkpoint or request is damaged,
+    changed, or made for another request or code."""
+
+
 def partial_path(path: Path) -> Path:
     """Where a run to ``path`` keeps its work until it completes: ``.NAME.partial``."""
     path = Path(path)
@@ -278,6 +283,11 @@ def reserve_output(
                 if isinstance(error, OSError):
                     raise StorageError(_oserror_line(error)) from None
                 raise
+            if isinstance(error, ResumeRefusedError):
+                raise UserError(
+                    f"{error}; nothing was changed: the kept work is in {folder.working} "
+                    f"(delete it with rm -r {folder.working} to give the run up)"
+                ) from None
             if isinstance(error, UserError):
                 raise UserError(
                     f"{error}; the work so far is kept: {discard_hint(folder.path)}"
@@ -451,7 +461,7 @@ def read_checkpoint(folder: Path) -> tuple[dict[str, np.ndarray], dict[str, Any]
             cause = _cause(error)
         else:
             cause = _damage(error)
-        raise StorageError(f"{path}: the checkpoint is damaged ({cause})") from None
+        raise ResumeRefusedError(f"{path}: the checkpoint is damaged ({cause})") from None
     return totals, state
 
 
