@@ -433,6 +433,21 @@ def test_files_and_folder_are_synced_around_each_rename(
     ]
 
 
+def test_ctrl_c_before_the_run_starts_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Interrupted while compiling: nothing to resume, so nothing kept and no resume hint."""
+
+    def compiling(_request) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(simulation, "warm_up", compiling)
+    code, _, err = run_cli(capsys, "run", *SMALL, "--out", tmp_path / "run")
+    assert code == 130
+    assert err == "zoosim: interrupted; nothing was written\n"
+    assert list(tmp_path.iterdir()) == []
+
+
 # --- 7. tamper and version evidence --------------------------------------------------------------
 
 

@@ -270,8 +270,8 @@ def reserve_output(
         try:
             yield folder
         except KeyboardInterrupt:
-            if not resumable:
-                shutil.rmtree(folder.working, ignore_errors=True)
+            if not resumable or (not resume and _is_empty(folder.working)):
+                shutil.rmtree(folder.working, ignore_errors=True)  # nothing to resume
                 raise
             raise RunInterruptedError(folder.path) from None
         except BaseException as error:
@@ -297,6 +297,13 @@ def reserve_output(
                     f"{_oserror_line(error)}; the work so far is kept: {discard_hint(folder.path)}"
                 ) from None
             raise
+
+
+def _is_empty(folder: Path) -> bool:
+    try:
+        return not any(folder.iterdir())
+    except OSError:
+        return False
 
 
 def _claim(path: Path, option: str, resume: bool, resumable: bool) -> OutputFolder:
