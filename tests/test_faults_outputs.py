@@ -63,7 +63,7 @@ def command_for(name: str, target: Path, tmp_path: Path, finished_run: Path) -> 
         return ["report", finished_run, "-o", target]
     if name == "tournament":
         return [
-            "tournament", "--strategies", "bayes,random", "--games", "1000", "--out", target,
+            "tournament", "--strategies", "bayes,random", "--games", "4000", "--out", target,
             "--no-progress",
         ]  # fmt: skip
     if name == "sweep":
@@ -199,7 +199,7 @@ def test_two_tournaments_in_the_same_second_get_two_names(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(cli_module, "datetime", FixedClock)
-    args = ["tournament", "--strategies", "bayes,random", "--games", "800", "--no-progress"]
+    args = ["tournament", "--strategies", "bayes,random", "--games", "4000", "--no-progress"]
     assert run_cli(capsys, *args)[0] == 0
     code, out, err = run_cli(capsys, *args)
     assert code == 0, err
@@ -265,7 +265,7 @@ def test_tune_writes_a_checked_manifest(
 ) -> None:
     monkeypatch.setattr(tuning, "GRID_POINTS", 2)  # a small search: four candidates
     out = tmp_path / "tuned"
-    args = ["tune", "--strategy", "bayes", "--against", "random,random", "--games", "2000"]
+    args = ["tune", "--strategy", "bayes", "--against", "random,random", "--games", "12000"]
     code, _, err = run_cli(capsys, *args, "--out", out)
     assert code == 0, err
     result = zooanalysis.load_run(out)
@@ -287,7 +287,7 @@ def test_a_tampered_tournament_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "tournament"
-    args = ["tournament", "--strategies", "bayes,random", "--games", "800", "--no-progress"]
+    args = ["tournament", "--strategies", "bayes,random", "--games", "4000", "--no-progress"]
     assert run_cli(capsys, *args, "--out", out)[0] == 0
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["format_version"] == 1 and len(manifest["checksums"]) == 4

@@ -291,3 +291,51 @@ def load_cells(folder: Path) -> tuple[pd.DataFrame, dict[str, Any]]:
         raise UserError(f"{spec_path}: the sweep did not finish (no checksum of {CELLS_FILE})")
     expected = spec.get("cells_sha256") if has_checksums else None
     return read_table_file(folder / CELLS_FILE, expected), spec
+
+
+def is_sweep_folder(path: Path) -> bool:
+    """Whether ``path`` holds a finished sweep (``sweep.json`` and ``cells.parquet``)."""
+    path = Path(path)
+    return (path / "cells.parquet").is_file() and (path / "sweep.json").is_file()
+
+
+def sweep_summary(folder: Path, name: str | None = None) -> str:
+    """A finished sweep's win rate by seat in every cell, as text (``zoosim sweep`` and
+    ``zoosim show``); ``name`` is what the header calls it (default: the folder's name)."""
+    folder = Path(folder)
+    table, spec = load_cells(folder)
+    grid = list(spec["grid"])
+    seats = sorted(
+        (c.removesuffix("_win_rate") for c in table.columns if _is_seat_rate(c)),
+        key=lambda seat: int(seat.removeprefix("seat")),
+    )
+    shown = table[grid].copy()
+    for seat in seats:
+        shown[seat] = [
+            f"{100 * r:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]"
+            for r, lo, hi in zip(
+                table[f"{seat}_win_rate"],
+                table[f"{seat}_win_ci_low"],
+                table[f"{seat}_win_ci_high"],
+                strict=True,
+            )
+        ]
+    return "\n".join(
+        [
+            f"{get_game(spec['game']).title} sweep {name or folder.name}: {len(table)} cells x "
+            f"{spec['games']:,} games, seed {spec['seed']} (the same deals in every cell)",
+            "Win rate by seat, % [95% CI]:",
+            shown.to_string(index=False),
+            "",
+            f"Every metric with its CI, one row per cell: {folder / 'cells.parquet'}",
+        ]
+    )
+
+
+def _is_seat_rate(column: str) -> bool:
+    """``seat3_win_rate`` and the like."""
+    return (
+        column.startswith("seat")
+        and column.endswith("_win_rate")
+        and column.removeprefix("seat").removesuffix("_win_rate").isdigit()
+    )
