@@ -214,8 +214,13 @@ def test_a_worker_with_other_code_joining_mid_run_is_refused(tmp_path, capsys):
         other / "zooanalysis",
         ignore=shutil.ignore_patterns("__pycache__"),
     )
-    init = other / "zooanalysis" / "__init__.py"
-    init.write_text(init.read_text().replace('__version__ = "', '__version__ = "0.0-other+'))
+    (defining,) = [  # the module that sets __version__ (version.py, or __init__.py)
+        path for path in (other / "zooanalysis").glob("*.py")
+        if '__version__ = "' in path.read_text()
+    ]
+    defining.write_text(
+        defining.read_text().replace('__version__ = "', '__version__ = "0.0-other+')
+    )
     out = tmp_path / "run"
     with scheduler_only() as cluster, Client(cluster, set_as_default=False) as client:
         address = cluster.scheduler_address
