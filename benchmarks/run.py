@@ -316,6 +316,7 @@ def main() -> None:
     args = parser.parse_args()
 
     zoosim = str(Path(sys.executable).parent / "zoosim")
+    load_at_start = os.getloadavg()[0]
     rows = []
     sections: list[str] = []
     for bench in BENCHMARKS:
@@ -338,6 +339,9 @@ def main() -> None:
         f"- command: `{' '.join([Path(sys.executable).name, *sys.argv])}`",
         "- memory: peak resident set of the whole process tree, sampled every 20 ms",
         "- (a) kernel rates: CPU time of one batch on one core, numba cache warm",
+        f"- load average (1 min) at start / end: {load_at_start:.1f} / {os.getloadavg()[0]:.1f} "
+        f"on {os.cpu_count()} cores; other work on the machine slows the wall-time rows (b) "
+        "and (c) more than the CPU-time rows (a)",
         "",
         "| benchmark | throughput | wall time | peak memory |",
         "| --- | --- | --- | --- |",
