@@ -61,6 +61,8 @@ def build(out_dir: Path, settings: Mapping[str, int] | None = None) -> Path:
     unknown = set(settings) - set(OVERRIDABLE)
     if unknown:
         raise ValueError(f"the C reference cannot change {sorted(unknown)}: only {OVERRIDABLE}")
+    if any(int(value) < 1 for value in settings.values()):
+        raise ValueError(f"the C reference needs settings of 1 or more, got {settings}")
     defines = [f"-D{OVERRIDABLE[key]}={int(value)}" for key, value in sorted(settings.items())]
     suffix = "".join(f"_{key}{value}" for key, value in sorted(settings.items()))
     binary = Path(out_dir) / f"bluff_random{suffix}"

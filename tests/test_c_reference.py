@@ -100,6 +100,8 @@ def test_bad_arguments_get_one_usage_line(binary: Path, arguments: list[str]) ->
 def test_build_refuses_settings_it_cannot_change(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="hand_size"):
         c_reference.build(tmp_path, {"hand_size": 4})
+    with pytest.raises(ValueError, match="1 or more"):  # 0 means "no cap" to the kernel
+        c_reference.build(tmp_path, {"max_claim_count": 0})
 
 
 def _statistics(games: int = 100_000, shift: int = 0):
