@@ -111,3 +111,11 @@ def _locator_class() -> type:
             return locator
 
     return PackageCacheLocator
+
+
+def code_fingerprint() -> str:
+    """What fixes a batch's results besides its inputs: zooanalysis's version and the hash
+    of its compiled sources. Recorded with checkpoints and checked on every Dask worker."""
+    from zooanalysis.version import __version__
+
+    return f"zooanalysis {__version__}, compiled sources {source_fingerprint()}"

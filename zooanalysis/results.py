@@ -7,19 +7,40 @@ it for its own analyses (e.g. ``BluffRun.doubt_odds()``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from zooanalysis.errors import UserError
 from zooanalysis.stats import format_rate, moments, rate_table
-from zooanalysis.storage import ROWS_FOLDER
+from zooanalysis.storage import (
+    MANIFEST,
+    ROWS_CHECKSUMS,
+    ROWS_FOLDER,
+    StorageError,
+    check_format_version,
+    parse_table,
+    read_table_file,
+    read_verified,
+)
+
+REQUIRED_KEYS: tuple[str, ...] = ("tables",)
+"""Manifest keys every result folder has (subclasses add their own)."""
 
 
 class ResultFolder:
-    """A manifest and its Parquet tables, in memory or read lazily from a folder."""
+    """A manifest and its Parquet tables, in memory or read lazily from a folder.
+
+    A folder is checked when opened with ``load_run`` (:meth:`verify`): its format
+    version, every table against the sha256 in the manifest, and its counts against the
+    manifest. A damaged folder is one ``UserError`` line naming the file.
+    """
+
+    required_keys: tuple[str, ...] = REQUIRED_KEYS
 
     def __init__(
         self,
@@ -32,11 +53,16 @@ class ResultFolder:
         self._tables: dict[str, pd.DataFrame] = dict(tables or {})
 
     def table(self, name: str) -> pd.DataFrame:
-        """A result table by name (see ``manifest['tables']``), as a fresh DataFrame."""
+        """A result table by name (see ``manifest['tables']``), as a fresh DataFrame.
+
+        ``KeyError`` for a name the folder does not list; a listed table that is missing,
+        damaged or changed is one ``UserError`` line naming its file.
+        """
         if name not in self._tables:
-            if self.path is None or not (self.path / f"{name}.parquet").is_file():
+            if self.path is None or name not in self.table_names:
                 raise KeyError(f"no table {name!r}; this has {', '.join(self.table_names)}")
-            self._tables[name] = pd.read_parquet(self.path / f"{name}.parquet")
+            file = f"{name}.parquet"
+            self._tables[name] = read_table_file(self.path / file, self.checksum(file))
         return self._tables[name].copy()
 
     @property
@@ -44,9 +70,53 @@ class ResultFolder:
         """Names of the result tables."""
         return list(self.manifest.get("tables", self._tables))
 
+    def checksum(self, file: str) -> str | None:
+        """The manifest's sha256 of ``file`` (a path inside the folder); None for folders
+        written before checksums were recorded."""
+        checksums = self.manifest.get("checksums")
+        if checksums is None:
+            return None
+        if not isinstance(checksums, dict) or file not in checksums:
+            raise StorageError(f"{self._manifest_path()}: no checksum for {file}")
+        return checksums[file]
+
+    def verify(self) -> None:
+        """Check the folder: format version, manifest keys, every table (read now, against
+        its sha256) and the counts; one ``UserError`` line for anything wrong."""
+        where = self._manifest_path()
+        check_format_version(self.manifest, where)
+        missing = [key for key in self.required_keys if key not in self.manifest]
+        if missing:
+            raise UserError(f"{where}: the manifest lacks {', '.join(missing)}")
+        if not isinstance(self.manifest["tables"], list):
+            raise UserError(f"{where}: the manifest's tables are not a list")
+        for name in self.table_names:
+            self.table(name)
+        try:
+            self.check_counts()
+        except (KeyError, TypeError, ValueError) as error:
+            raise UserError(
+                f"{where}: the tables do not have the columns this kind of folder has "
+                f"({' '.join(str(error).split())})"
+            ) from None
+
+    def check_counts(self) -> None:
+        """Cross-check the manifest's counts against the tables (subclasses)."""
+
+    def _manifest_path(self) -> Path:
+        return (self.path or Path(".")) / MANIFEST
+
+    def _count_mismatch(self, file: str, counted: int, what: str = "games") -> UserError:
+        return UserError(
+            f"{self.path / file}: counts {counted:,} {what} where the manifest says "
+            f"{int(self.manifest['games']):,}; the folder was changed or mixed with another run"
+        )
+
 
 class Run(ResultFolder):
     """A finished run: its manifest and result tables, with shared analyses."""
+
+    required_keys = (*REQUIRED_KEYS, "game", "title", "games", "lineup", "seed", "settings")
 
     # --- facts from the manifest -----------------------------------------------------------
 
@@ -103,12 +173,80 @@ class Run(ResultFolder):
         lineups = np.array(self.manifest["rotations"], dtype=object)
         return lineups[table["rotation"].to_numpy(), seats]
 
-    def game_rows(self) -> pd.DataFrame:
-        """One row per game (only for runs made with ``--rows``)."""
+    def game_rows(
+        self, columns: Sequence[str] | None = None, filters: Any = None
+    ) -> pd.DataFrame:
+        """One row per game (only for runs made with ``--rows``), in game order.
+
+        ``columns`` reads only those columns and ``filters`` only the matching rows
+        (pyarrow's filter form, e.g. ``[("winner", "==", 0)]``), so a large run need not fit
+        in memory; :meth:`iter_game_rows` gives the rows batch by batch.
+        """
+        frames = list(self.iter_game_rows(columns, filters))
+        if not frames:
+            return pd.DataFrame(columns=list(columns or []))
+        return pd.concat(frames, ignore_index=True)
+
+    def iter_game_rows(
+        self, columns: Sequence[str] | None = None, filters: Any = None
+    ) -> Iterator[pd.DataFrame]:
+        """The per-game rows one batch file at a time, in game order, each checked against
+        its sha256 (see :meth:`game_rows` for ``columns`` and ``filters``). Reading them all
+        without a filter also checks that they hold every game of the manifest."""
         folder = self.path / ROWS_FOLDER if self.path else None
         if folder is None or not folder.is_dir():
             raise KeyError("this run kept no per-game rows; run again with --rows")
-        return pd.read_parquet(folder)
+        sums = self._rows_checksums(folder)
+        files = sorted(folder.glob("batch-*.parquet"))
+        if sums is not None:
+            names = {file.name for file in files}
+            missing = sorted(set(sums) - names)
+            if missing:
+                raise StorageError(f"{folder / missing[0]}: missing (the run wrote it)")
+            extra = sorted(names - set(sums))
+            if extra:
+                raise StorageError(f"{folder / extra[0]}: not written by this run")
+        options = {"columns": None if columns is None else list(columns), "filters": filters}
+        options = {key: value for key, value in options.items() if value is not None}
+        counted = 0
+        for file in files:
+            data = read_verified(file, sums[file.name] if sums is not None else None)
+            frame = parse_table(data, file, **options)
+            counted += len(frame)
+            yield frame
+        if filters is None and counted != self.games_played:
+            raise UserError(
+                f"{folder}: holds {counted:,} rows where the manifest says "
+                f"{self.games_played:,}; the folder was changed or mixed with another run"
+            )
+
+    def _rows_checksums(self, folder: Path) -> dict[str, str] | None:
+        """The sha256 of every batch file (checked against the manifest), or None for
+        runs written before checksums were recorded."""
+        expected = self.checksum(ROWS_CHECKSUMS)
+        if expected is None:
+            return None
+        data = read_verified(folder.parent / ROWS_CHECKSUMS, expected)
+        return json.loads(data.decode("utf-8"))
+
+    def check_counts(self) -> None:
+        """The manifest's game count must be every seat's games in the ``seats`` table and
+        the games of the ``end_reasons`` table (per rotation of a rotated run)."""
+        games = int(self.manifest["games"])
+        for name, summed in (("seats", False), ("end_reasons", True)):
+            if name not in self.table_names:
+                continue
+            table = self.table(name)
+            if "games" not in table:
+                continue
+            keys = ["rotation"] if "rotation" in table else []
+            if summed:
+                counts = table.groupby(keys)["games"].sum() if keys else [table["games"].sum()]
+            else:
+                counts = table["games"]
+            for counted in counts:
+                if int(counted) != games:
+                    raise self._count_mismatch(f"{name}.parquet", int(counted))
 
     # --- shared analyses ---------------------------------------------------------------------
 

@@ -9,6 +9,7 @@ games with the same results.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -34,9 +35,12 @@ def win_rate_half_widths(games: int, wins: np.ndarray, labels: Sequence[str]) ->
     return (np.asarray(high) - np.asarray(low)) / 2
 
 
-def rotated_half_widths(game: Game, totals: BatchResult, lineup: list[PlayerSpec]) -> np.ndarray:
-    """The same half-widths for a rotated run: each seat pooled over the rotations, and
-    each strategy over every seat it took, as the rotated summary reports them."""
+def rotated_half_widths(
+    game: Game, totals: BatchResult, lineup: list[PlayerSpec]
+) -> tuple[int, np.ndarray]:
+    """The deals played and the same half-widths for a rotated run: each seat pooled over
+    the rotations, and each strategy over every seat it took, as the rotated summary
+    reports them."""
     from zooanalysis.rotation import rotated_lineups, split_rotations
 
     lineups = rotated_lineups(lineup)
@@ -53,7 +57,7 @@ def rotated_half_widths(game: Game, totals: BatchResult, lineup: list[PlayerSpec
     successes = [*seat_wins, *label_wins.values()]
     trials = [games * len(lineups)] * len(lineup) + list(label_trials.values())
     low, high = wilson_interval(np.asarray(successes), np.asarray(trials))
-    return (np.asarray(high) - np.asarray(low)) / 2
+    return games, (np.asarray(high) - np.asarray(low)) / 2
 
 
 class UntilConfident:
@@ -68,15 +72,23 @@ class UntilConfident:
         self.target = target
         self.rotated = rotated
         self.reached = False
+        self.games_needed: int | None = None
+        """An estimate of the games (deals, rotated) the target needs, after each call:
+        an interval's half-width shrinks as one over the square root of the games."""
 
     def __call__(self, totals: BatchResult) -> bool:
         """Whether the totals so far answer every win rate to within the target."""
         if self.rotated:
-            widths = rotated_half_widths(self.game, totals, self.lineup)
+            games, widths = rotated_half_widths(self.game, totals, self.lineup)
         else:
             games, wins = self.game.win_counts(totals, self.lineup)
             widths = win_rate_half_widths(games, wins, self.labels)
+        widest = float(np.max(widths)) if len(widths) else 0.0
         self.reached = bool(np.all(widths <= self.target))
+        if self.reached:
+            self.games_needed = games
+        elif math.isfinite(widest):
+            self.games_needed = math.ceil(games * (widest / self.target) ** 2)
         return self.reached
 
 

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import itertools
 import math
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -286,12 +288,37 @@ def tournament_plan(request: TournamentRequest) -> TournamentPlan:
 
 
 def run_tournament(
-    request: TournamentRequest, on_progress: Callable[[int], None] | None = None
+    request: TournamentRequest,
+    on_progress: Callable[[int], None] | None = None,
+    unique: bool = False,
 ) -> TournamentResult:
     """Play every lineup on the same deals and rate the strategies; written to
-    ``request.out`` (atomically) if set."""
+    ``request.out`` if set: reserved (one writer, created) before the first game, and
+    appearing only when complete (``unique``: a taken default name becomes NAME-2 ...)."""
+    from zooanalysis.storage import reserve_output
+
+    if request.out is None:
+        manifest, tables = _play_tournament(request, on_progress)
+        return TournamentResult(manifest, tables)
+    with reserve_output(Path(request.out), resumable=False, unique=unique) as folder:
+        request.out = folder.path
+        manifest, tables = _play_tournament(request, on_progress)
+        _write_tournament(folder.working, manifest, tables)
+        folder.finish()
+    return TournamentResult(manifest, path=request.out)
+
+
+def _write_tournament(folder: Path, manifest: dict, tables: dict[str, pd.DataFrame]) -> None:
+    from zooanalysis.storage import stamped, write_manifest, write_tables
+
+    write_manifest(folder, stamped(manifest, write_tables(folder, tables)))
+
+
+def _play_tournament(
+    request: TournamentRequest, on_progress: Callable[[int], None] | None
+) -> tuple[dict, dict[str, pd.DataFrame]]:
+    """Play the tournament; its manifest and tables."""
     from zooanalysis.runner import play, stream_batches
-    from zooanalysis.storage import resumable_directory, write_manifest, write_tables
 
     game = request.game
     labels = [player.label for player in request.field]
@@ -332,13 +359,7 @@ def run_tournament(
             }
         ),
     }
-    manifest = _tournament_manifest(request, labels, orders, each, size, wall)
-    if request.out is None:
-        return TournamentResult(manifest, tables)
-    with resumable_directory(request.out, keep_on_interrupt=False) as folder:
-        write_tables(folder, tables)
-        write_manifest(folder, manifest)
-    return TournamentResult(manifest, path=request.out)
+    return _tournament_manifest(request, labels, orders, each, size, wall), tables
 
 
 def _tournament_manifest(request: TournamentRequest, labels, orders, each, size, wall):
@@ -366,6 +387,7 @@ def _tournament_manifest(request: TournamentRequest, labels, orders, each, size,
         "backend": request.backend,
         "wall_seconds": round(wall, 3),
         "games_per_second": round(games / wall, 1) if wall else None,
+        "command": sys.argv,
         "environment": environment(),
         "tables": ["lineups", "pairwise", "ratings", "win_rates"],
     }
@@ -373,6 +395,23 @@ def _tournament_manifest(request: TournamentRequest, labels, orders, each, size,
 
 class TournamentResult(ResultFolder):
     """A finished tournament: ratings, the pairwise matrix and win rates as DataFrames."""
+
+    required_keys = (
+        "tables", "title", "strategies", "seats", "lineups", "games_per_lineup", "games", "seed"
+    )  # fmt: skip
+
+    def check_counts(self) -> None:
+        """Every game gives each of its seats one seat-game: the win rates' seat-games must
+        add up to the manifest's games times the seats."""
+        counted = int(self.table("win_rates")["n"].sum())
+        expected = int(self.manifest["games"]) * int(self.manifest["seats"])
+        if counted != expected:
+            raise UserError(
+                f"{self.path / 'win_rates.parquet'}: counts {counted:,} seat-games where the "
+                f"manifest's {int(self.manifest['games']):,} games of {self.manifest['seats']} "
+                "seats make "
+                f"{expected:,}; the folder was changed or mixed with another tournament"
+            )
 
     def ratings(self) -> pd.DataFrame:
         """Bradley-Terry ratings (Elo-like points, 95% CI) and the ranking."""

@@ -23,8 +23,9 @@ SEAT_COLUMN = re.compile(r"^seat(\d+)_win_rate$")
 
 def sweep_document(folder: Path) -> ReportDocument:
     """Everything ``zoosim report`` shows for a finished sweep folder."""
-    cells = pd.read_parquet(folder / "cells.parquet")
-    spec = json.loads((folder / "sweep.json").read_text(encoding="utf-8"))
+    from zooanalysis.sweep import load_cells
+
+    cells, spec = load_cells(folder)
     keys = list(spec["grid"])
     seats = sorted(int(m.group(1)) for c in cells.columns if (m := SEAT_COLUMN.match(c)))
     if keys and len(keys) <= 2:
