@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from zooanalysis.count_tables import histogram, nonzero_cells, seat_table
+from zooanalysis.count_tables import histogram, nonzero_cells, outcome_tables, seat_table
 from zooanalysis.errors import UserError
 from zooanalysis.games.base import BatchResult, Game
 from zooanalysis.games.lucky_lions.cards import ANIMALS
@@ -170,6 +170,7 @@ def result_tables(totals: BatchResult, labels: list[str]) -> dict[str, pd.DataFr
         "powers": pd.DataFrame({"power": list(POWER_NAMES), "uses": totals["powers"]}),
         "lead_changes": lead_changes_table(totals["lead_changes"]),
         "settled": settled_table(totals["settled"]),
+        **outcome_tables(totals),
     }
 
 

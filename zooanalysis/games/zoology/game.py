@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from zooanalysis.count_tables import histogram, seat_table
+from zooanalysis.count_tables import histogram, outcome_tables, seat_table
 from zooanalysis.errors import SettingsError
 from zooanalysis.games.base import BatchResult, Game
 from zooanalysis.games.zoology.batch import ZoologyBatch, make_batch
@@ -172,6 +172,7 @@ def result_tables(
             "count": totals["confusions"][truth, guess],
         }
     )
+    tables.update(outcome_tables(totals))
     if settings.cooperative:
         plan = cells(settings, players)
         tables["cooperative"] = pd.DataFrame(
