@@ -130,3 +130,11 @@ def share_sums(win_ties: np.ndarray) -> np.ndarray:
     k = np.arange(counts.shape[-1], dtype=np.float64)
     weights = np.divide(1.0, k, out=np.zeros_like(k), where=k > 0)
     return counts @ weights
+
+
+def win_shares(wins: np.ndarray) -> np.ndarray:
+    """(games x seats) win flags as win shares: each of a game's k tied winners gets 1/k (a
+    game nobody won gives nothing)."""
+    flags = np.asarray(wins, dtype=np.float64)
+    winners = flags.sum(axis=1, keepdims=True)
+    return np.divide(flags, winners, out=np.zeros_like(flags), where=winners > 0)

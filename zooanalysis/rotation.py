@@ -6,8 +6,9 @@ played by every player from every seat. Seat luck and deal luck then cancel when
 strategies are compared.
 
 Besides each rotation's counts, a batch keeps per-deal sums (constant memory) from which
-the paired statistics are computed: each strategy's share of wins over the rotations of a
-deal, and the differences between strategies on the same deals. The variance reduction is
+the paired statistics are computed: each strategy's win share over the rotations of a
+deal (a game won by k tied winners gives each 1/k, as everywhere a share is compared), and
+the differences between strategies on the same deals. The variance reduction is
 measured from those sums against the same strategy in unrotated play (rotation 0 only, at
 the same number of games), not assumed.
 """
@@ -22,6 +23,7 @@ import pandas as pd
 from scipy.stats import norm
 
 from zooanalysis.games.base import BatchJob, BatchResult
+from zooanalysis.outcome import win_shares
 from zooanalysis.stats import moments
 from zooanalysis.strategy_spec import PlayerSpec
 
@@ -58,14 +60,14 @@ class RotatedBatch:
         """Every rotation's counts (keys ``rotation<r>/...``) plus the paired sums."""
         players = len(self.jobs)
         labels = max(self.label_of_player) + 1
-        share = np.zeros((n_games, labels))  # each label's share of wins per deal
+        share = np.zeros((n_games, labels))  # each label's win share per deal
         single = np.zeros((n_games, labels))  # the same in rotation 0 only
         seats_of_label = np.bincount(self.label_of_player, minlength=labels)
         result: BatchResult = {}
         rows: dict[str, list[np.ndarray]] = {}
         for rotation, job in enumerate(self.jobs):
             batch = job(batch_seed, n_games)
-            wins = self.row_wins(batch).astype(np.float64)
+            wins = win_shares(self.row_wins(batch))
             for player in range(players):
                 seat = (player - rotation) % players
                 label = self.label_of_player[player]

@@ -22,16 +22,25 @@ from zooanalysis.results import Run
 from zooanalysis.stats import rate_table
 
 
+def fair_share_text(fair: float) -> str:
+    """``25%`` or ``33.3%``: the fair share without a misleading rounding."""
+    text = f"{100 * fair:.1f}"
+    return f"{text.removesuffix('.0')}%"
+
+
 def win_rate_by_seat(run: Run) -> Figure:
-    """Each seat's win rate with its 95% interval, against the fair share."""
+    """Each seat's win share with its 95% interval, against the fair share."""
     rates = run.win_rates("seat")
     figure, axes = new_figure(6.4, 3.4)
-    labels = [f"Seat {seat + 1}\n{row.strategy}" for seat, row in rates.iterrows()]
-    rate_bars(axes, labels, rates["rate"], rates["ci_low"], rates["ci_high"])
+    labels = [
+        f"Seat {seat}" + ("" if row.strategy == "(rotated)" else f"\n{row.strategy}")
+        for seat, row in rates.iterrows()
+    ]
+    rate_bars(axes, labels, rates["share"], rates["ci_low"], rates["ci_high"])
     fair = 1.0 / len(run.lineup)
     axes.axhline(fair, color=REFERENCE, linestyle="--", linewidth=1)
     axes.annotate(
-        f"fair share {100 * fair:.0f}%",
+        f"fair share {fair_share_text(fair)}",
         (len(rates) - 0.5, fair),
         xytext=(0, 3),
         textcoords="offset points",
@@ -39,41 +48,47 @@ def win_rate_by_seat(run: Run) -> Figure:
         va="bottom",
         color=REFERENCE,
     )
-    axes.set_ylabel("Games won (%)")
-    axes.set_xlabel("Seat (strategy); seat 1 starts")
+    axes.set_ylabel("Win share (%)")
+    axes.set_xlabel(
+        "Seat (each over every rotation); seat 1 starts"
+        if run.rotated
+        else "Seat (strategy); seat 1 starts"
+    )
     percent_axis(axes)
     games = int(rates["n"].iloc[0])
     return Figure(
         "win_rate_by_seat",
-        "Win rate by seat",
+        "Win share by seat",
         figure,
-        f"Share of {games:,} games each seat won; error bars are 95% Wilson intervals. Tied "
-        "winners all win.",
+        f"Each seat's share of the wins in {games:,} games (a game shared by k tied winners "
+        "gives each 1/k); error bars are 95% Wilson intervals; dashed: the fair share. Games "
+        "won or shared are in the table 'Win share by seat'.",
     )
 
 
 def win_rate_by_strategy(run: Run) -> Figure:
-    """Each strategy's win rate per seat played, with its 95% interval."""
+    """Each strategy's win share per seat played, with its 95% interval."""
     rates = run.win_rates("strategy")
     figure, axes = new_figure(6.4, 0.6 + 0.45 * len(rates))
     colors = [PALETTE[i % len(PALETTE)] for i in range(len(rates))]
     rate_bars(
         axes,
         list(rates.index),
-        rates["rate"],
+        rates["share"],
         rates["ci_low"],
         rates["ci_high"],
         colors,
         horizontal=True,
     )
     axes.axvline(1.0 / len(run.lineup), color=REFERENCE, linestyle="--", linewidth=1)
-    axes.set_xlabel("Games won per seat played (%); dashed: fair share")
+    axes.set_xlabel("Win share per seat played (%); dashed: fair share")
     percent_axis(axes, "x")
     return Figure(
         "win_rate_by_strategy",
-        "Win rate by strategy",
+        "Win share by strategy",
         figure,
-        "Every seat a strategy plays counts as one trial per game; 95% Wilson intervals.",
+        "Every seat a strategy plays counts as one trial per game; a game shared by k tied "
+        "winners gives each 1/k; 95% Wilson intervals.",
     )
 
 

@@ -17,6 +17,7 @@ from zooanalysis.report.balance import (
 )
 from zooanalysis.report.findings import metric_findings, seat_finding, strategy_finding
 from zooanalysis.report.model import ReportDocument, Section, Table
+from zooanalysis.report.seat_order import rotation_section, seat_order_section
 from zooanalysis.results import Run, histogram_summary
 
 
@@ -34,7 +35,10 @@ def run_document(run: Run) -> ReportDocument:
             strategy_finding(run),
             *metric_findings(metrics, which),
         ]
-        sections = [balance_section(run, metrics, which), *game.report_sections(run)]
+        sections = [balance_section(run, metrics, which), seat_order_section(run)]
+        if run.rotated:
+            sections.append(rotation_section(run))
+        sections += game.report_sections(run)
     lineup = ", ".join(f"seat {seat + 1} {label}" for seat, label in enumerate(run.lineup))
     return ReportDocument(
         title=f"{run.manifest.get('title', game.title)}: balance report",
@@ -71,7 +75,6 @@ def balance_section(run: Run, metrics: pd.DataFrame, which: dict[str, bool]) -> 
     if missing:
         intro += f" Not measured for this run (its tables lack them): {', '.join(missing)}."
     seats = run.win_rates("seat").reset_index()
-    seats["seat"] += 1
     extra = []
     if lengths:
         extra.append(
@@ -88,8 +91,19 @@ def balance_section(run: Run, metrics: pd.DataFrame, which: dict[str, bool]) -> 
         figures=shown,
         tables=[
             Table("balance_metrics", "Balance metrics (95% intervals)", metrics, index=False),
-            Table("win_rate_by_seat", "Win rate by seat", seats, index=False),
-            Table("win_rate_by_strategy", "Win rate by strategy", run.win_rates("strategy")),
+            Table(
+                "win_rate_by_seat",
+                "Win share by seat (95% CI), and games won or shared",
+                seats,
+                "share: a game won by k tied winners counts 1/k; n = games.",
+                index=False,
+            ),
+            Table(
+                "win_rate_by_strategy",
+                "Win share by strategy (95% CI), and games won or shared",
+                run.win_rates("strategy"),
+                "Per seat played: n = games x seats.",
+            ),
             *extra,
         ],
     )
