@@ -174,3 +174,32 @@ def test_rotated_runs_stop_when_every_reported_rate_is_sure(tmp_path: Path) -> N
     shorter = tmp_path / "shorter"
     assert cli.main(["run", *base, "--games", str(deals - 400), "--out", str(shorter)]) == 0
     assert widest(shorter) > 0.02
+
+
+def test_seat_intervals_cover_the_per_deal_interval(
+    rotated: Path, plain_runs: list[Path]
+) -> None:
+    """The seatings of a deal share its cards: a seat's share over the rotations gets an
+    interval from per-deal means too, and the reported interval covers both."""
+    shares = []
+    for plain in plain_runs:
+        rows = zooanalysis.load_run(plain).game_rows().sort_values("game")
+        scores = rows[[f"scores_{seat}" for seat in range(len(LINEUP))]].to_numpy()
+        won = scores == scores.min(axis=1, keepdims=True)
+        shares.append(won / won.sum(axis=1, keepdims=True))
+    per_deal = np.mean(shares, axis=0)  # deals x seats
+    loaded = zooanalysis.load_run(rotated)
+    table = loaded.table("rotation_seats").set_index("seat")
+    rates = loaded.win_rates("seat")
+    deals = per_deal.shape[0]
+    for seat in range(len(LINEUP)):
+        mean = per_deal[:, seat].mean()
+        half = Z_95 * per_deal[:, seat].std(ddof=1) / np.sqrt(deals)
+        assert table.loc[seat, "win_share"] == pytest.approx(mean)
+        assert (table.loc[seat, "ci_low"], table.loc[seat, "ci_high"]) == pytest.approx(
+            (mean - half, mean + half)
+        )
+        row = rates.loc[seat + 1]
+        assert row.share == pytest.approx(mean)
+        assert row.ci_low <= min(mean - half, row.ci_low) + 1e-12
+        assert row.ci_high >= mean + half - 1e-12

@@ -119,7 +119,9 @@ class Run(ResultFolder):
         ``share`` (with ``ci_low``, ``ci_high`` and ``n``, the trials) is the headline: a
         game won by k tied winners counts 1/k for each of them (Ludii's balance
         convention), so the shares of all seats add up to the share of games that had a
-        winner and each compares with ``fair_share`` = 1/players. ``won_or_shared`` (with
+        winner and each compares with ``fair_share`` = 1/players. In a rotated run a seat's
+        interval is the wider of Wilson's and the one from per-deal means (the seatings of a
+        deal share its cards, so they are not independent games). ``won_or_shared`` (with
         its own interval) counts every tied winner as winning; ``sole_rate`` only games won
         alone. By strategy, every seat a strategy plays counts as one trial per game.
         """
@@ -145,6 +147,8 @@ class Run(ResultFolder):
         else:
             raise ValueError(f"by must be 'seat' or 'strategy', not {by!r}")
         result = rate_table(grouped["share_sum"], trials).rename(columns={"rate": "share"})
+        if by == "seat" and self.rotated and "rotation_seats" in self.table_names:
+            _widen_to_deals(result, self.table("rotation_seats"))
         either = rate_table(grouped["wins"], trials)
         result["won_or_shared"] = either["rate"]
         result["won_or_shared_ci_low"] = either["ci_low"]
@@ -259,6 +263,16 @@ def add_rate(values: dict[str, float], name: str, row, column: str = "rate") -> 
     values[f"{name}_ci_low"] = row[bounds[0]]
     values[f"{name}_ci_high"] = row[bounds[1]]
     values[f"{name}_n"] = row["n"]
+
+
+def _widen_to_deals(shares: pd.DataFrame, per_deal: pd.DataFrame) -> None:
+    """Widen each seat's share interval (index: seat from 1) to cover the interval from
+    per-deal means of a rotated run (``rotation_seats``), in place."""
+    if per_deal.empty:
+        return
+    by_seat = per_deal.set_index(per_deal["seat"] + 1)
+    shares["ci_low"] = np.fmin(shares["ci_low"], by_seat["ci_low"].reindex(shares.index))
+    shares["ci_high"] = np.fmax(shares["ci_high"], by_seat["ci_high"].reindex(shares.index))
 
 
 def _share_and_either(row) -> str:

@@ -171,6 +171,26 @@ def share_test(share: float, reference: float, n: float) -> float:
     return float(min(1.0, 2.0 * norm.sf(abs(z))))
 
 
+def cluster_interval(sums: ArrayLike, trials: ArrayLike) -> tuple[float, float, float]:
+    """A share and its 95% interval when trials come in clusters that are not independent
+    of each other inside (e.g. the games of one batch of deals, played by every lineup):
+    the ratio of the totals, with the cluster-robust variance
+    B/(B-1) * sum_b (S_b - p N_b)^2 / N^2 over the B clusters (S_b summed successes, N_b
+    trials). nan bounds with fewer than two clusters."""
+    s = np.asarray(sums, dtype=float)
+    n = np.asarray(trials, dtype=float)
+    total = n.sum()
+    if total <= 0:
+        return math.nan, math.nan, math.nan
+    p = float(s.sum() / total)
+    clusters = len(s)
+    if clusters < 2:
+        return p, math.nan, math.nan
+    variance = clusters / (clusters - 1) * float(((s - p * n) ** 2).sum()) / total**2
+    half = 1.959963984540054 * math.sqrt(variance)
+    return p, max(0.0, p - half), min(1.0, p + half)
+
+
 def holm(p_values: ArrayLike) -> np.ndarray:
     """Holm-Bonferroni adjusted p-values (nan stays nan): reject where the adjusted p is
     below the level, and the chance of any false alarm among the tests stays below it."""

@@ -43,7 +43,8 @@ def win_rate_half_widths(
 
 def rotated_half_widths(game: Game, totals: BatchResult, lineup: list[PlayerSpec]) -> np.ndarray:
     """The same half-widths for a rotated run: each seat pooled over the rotations, and
-    each strategy over every seat it took, as the rotated summary reports them."""
+    each strategy over every seat it took, as the rotated summary reports them (a seat's
+    share also by its interval from per-deal means, which it may be widened to)."""
     from zooanalysis.rotation import rotated_lineups, split_rotations
 
     lineups = rotated_lineups(lineup)
@@ -65,7 +66,13 @@ def rotated_half_widths(game: Game, totals: BatchResult, lineup: list[PlayerSpec
         successes += [*seat_wins, *label_wins.values()]
         trials += [games * len(lineups)] * len(lineup) + list(label_trials.values())
     low, high = wilson_interval(np.asarray(successes, dtype=float), np.asarray(trials))
-    return (np.asarray(high) - np.asarray(low)) / 2
+    widths = (np.asarray(high) - np.asarray(low)) / 2
+    if "paired/seat_share_sum" in totals:  # the seats' intervals from per-deal means
+        from zooanalysis.rotation import seat_table
+
+        per_deal = seat_table(totals)
+        widths = np.concatenate([widths, (per_deal["ci_high"] - per_deal["ci_low"]) / 2])
+    return widths
 
 
 class UntilConfident:

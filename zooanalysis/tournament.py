@@ -27,7 +27,7 @@ from zooanalysis.errors import UserError
 from zooanalysis.games.base import BatchJob, BatchResult, Game
 from zooanalysis.outcome import win_shares
 from zooanalysis.results import ResultFolder
-from zooanalysis.stats import rate_table
+from zooanalysis.stats import cluster_interval, rate_table
 from zooanalysis.strategy_spec import PlayerSpec
 
 MAX_ALL_ORDERS = 24
@@ -221,29 +221,59 @@ def bradley_terry(
     return table
 
 
-def win_rate_table(totals: BatchResult, labels: Sequence[str]) -> pd.DataFrame:
+CLUSTER_KEYS = ("shares", "seat_games", "seat_shares", "seat_played")
+"""What a tournament keeps per cluster of deals (batch) for the win shares' intervals."""
+
+
+def win_rate_table(
+    totals: BatchResult, labels: Sequence[str], clusters: Sequence[BatchResult] = ()
+) -> pd.DataFrame:
     """Each strategy's win share of its seat-games (a game won by k tied winners gives
-    each 1/k) with its 95% Wilson interval, and its seat-games won or shared (tied winners
-    all win) with theirs."""
+    each 1/k) with its 95% interval, and its seat-games won or shared (tied winners all
+    win) with theirs. Every lineup plays the same deals, so the share's Wilson interval is
+    widened, where needed, to the cluster-robust one over ``clusters`` (batches of deals)."""
     index = pd.Index(list(labels), name="strategy")
-    return _share_columns(
+    table = _share_columns(
         pd.Series(totals["shares"], index=index),
         pd.Series(totals["wins"], index=index),
         pd.Series(totals["seat_games"], index=index),
     )
+    _widen_to_clusters(table, clusters, "shares", "seat_games")
+    return table
 
 
-def seat_table(totals: BatchResult, seats: int) -> pd.DataFrame:
+def seat_table(
+    totals: BatchResult, seats: int, clusters: Sequence[BatchResult] = ()
+) -> pd.DataFrame:
     """Each seat's win share pooled over every seating (every strategy sat in every seat
-    equally often), with its 95% interval, games won or shared and the fair share."""
+    equally often), with its 95% interval (widened as in :func:`win_rate_table`), games won
+    or shared and the fair share."""
     index = pd.Index(np.arange(1, seats + 1), name="seat")
     table = _share_columns(
         pd.Series(totals["seat_shares"], index=index),
         pd.Series(totals["seat_wins"], index=index),
         pd.Series(totals["seat_played"], index=index),
     )
+    _widen_to_clusters(table, clusters, "seat_shares", "seat_played")
     table["fair_share"] = 1.0 / seats
     return table
+
+
+def _widen_to_clusters(
+    table: pd.DataFrame, clusters: Sequence[BatchResult], sums: str, trials: str
+) -> None:
+    """Widen ``table``'s share intervals, row by row, to the cluster-robust interval over
+    the clusters' ``sums`` and ``trials`` (nothing with fewer than two clusters)."""
+    if len(clusters) < 2:
+        return
+    for row in range(len(table)):
+        _, low, high = cluster_interval(
+            [c[sums][row] for c in clusters], [c[trials][row] for c in clusters]
+        )
+        table.iloc[row, table.columns.get_loc("ci_low")] = np.fmin(table["ci_low"].iloc[row], low)
+        table.iloc[row, table.columns.get_loc("ci_high")] = np.fmax(
+            table["ci_high"].iloc[row], high
+        )
 
 
 def strategy_seat_table(totals: BatchResult, labels: Sequence[str]) -> pd.DataFrame:
@@ -324,10 +354,15 @@ def run_tournament(
     totals: BatchResult = {}
     # batch j of every lineup plays the same deals: together they are one bootstrap cluster
     clusters: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    # the same clusters' win shares (and their trials) per strategy and per seat
+    shared: dict[int, dict[str, np.ndarray]] = {}
 
     def keep_batch(batch, result: BatchResult) -> None:
         ahead, level = clusters.get(batch.index, (0, 0))
         clusters[batch.index] = (ahead + result["ahead"], level + result["level"])
+        mine = shared.setdefault(batch.index, {})
+        for key in CLUSTER_KEYS:
+            mine[key] = mine.get(key, 0) + result[key]
         if on_progress is not None:
             on_progress(batch.games)
 
@@ -348,8 +383,8 @@ def run_tournament(
     tables = {
         "ratings": bradley_terry(totals, labels, list(clusters.values()), seed=request.seed),
         "pairwise": pairwise_table(totals, labels),
-        "win_rates": win_rate_table(totals, labels).reset_index(),
-        "seats": seat_table(totals, request.seats).reset_index(),
+        "win_rates": win_rate_table(totals, labels, list(shared.values())).reset_index(),
+        "seats": seat_table(totals, request.seats, list(shared.values())).reset_index(),
         "strategy_seats": strategy_seat_table(totals, labels),
         "lineups": pd.DataFrame(
             {
