@@ -104,7 +104,7 @@ def test_run_object_analyses(competitive: Path) -> None:
     assert (confusions["animal"] < confusions["confused_with"]).all()
     text = run.summary()
     for heading in (
-        "Win rate by seat",
+        "Win share by seat",
         "Game length",
         "First guess",
         "Points per game",
