@@ -102,7 +102,7 @@ def test_whole_game_figures_have_intervals(base_run) -> None:
     mean, low, high = base_run.mean_die_size()
     assert 1 <= low <= mean <= high <= 6
     cards = base_run.cards_won()
-    assert list(cards.index) == [0, 1, 2, 3] and (cards["ci_low"] <= cards["mean"]).all()
+    assert list(cards.index) == [1, 2, 3, 4] and (cards["ci_low"] <= cards["mean"]).all()
     length = base_run.game_length().loc["turns"]
     assert length["ci_low"] < length["mean"] < length["ci_high"] and length["n"] == GAMES
     results = base_run.animal_results()

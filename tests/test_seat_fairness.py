@@ -87,7 +87,7 @@ def test_a_seat_edge_is_found() -> None:
     table = against_fair(run.win_rates("seat"), 0.25)
     assert table.loc[1, "verdict"] == 1
     section = seat_order_section(run)
-    assert "more than the fair share: seat 1 (bayes)" in section.findings[0].text
+    assert "more than the fair share of 25.0%: seat 1 (bayes)" in section.findings[0].text
     metrics = balance_metrics(run).set_index("metric")
     first = run.win_rates("seat").loc[1]
     assert metrics.loc["first_player_advantage", "value"] == pytest.approx(first.share - 0.25)

@@ -285,6 +285,8 @@ def test_doubt_odds_groupings_cover_every_doubt(by: tuple[str, ...], run: BluffR
     assert total == int(seats["moves_doubt"].sum()) > 0
     table = run.doubt_odds(by)
     assert list(table.index.names) == list(by)
+    if "doubter_seat" in by:  # seats from 1
+        assert set(table.index.get_level_values("doubter_seat")) <= {1, 2, 3, 4}
     assert {"rate", "ci_low", "ci_high", "n"} <= set(table.columns)
     assert int(table["n"].sum()) == total
     assert (table["ci_low"] <= table["rate"]).all() and (table["rate"] <= table["ci_high"]).all()
@@ -317,6 +319,7 @@ def test_bluff_rates_cover_every_claim(run: BluffRun) -> None:
 def test_penalty_points_means(run: BluffRun) -> None:
     seats = run.table("seats").set_index("seat")
     points = run.penalty_points()
+    assert list(points.index) == [1, 2, 3, 4]  # seats from 1, as everywhere a person reads
     assert np.allclose(points["mean"], seats["points_sum"] / seats["games"])
     assert (points["n"] == GAMES).all()
     assert (points["ci_low"] <= points["mean"]).all() and (
@@ -339,6 +342,7 @@ def test_end_reasons_and_game_length(run: BluffRun) -> None:
     assert (length["n"] == GAMES).all()
     assert (length["p10"] <= length["median"]).all() and (length["median"] <= length["max"]).all()
     mix = run.move_mix()
+    assert list(mix.index) == [1, 2, 3, 4]
     assert np.allclose(mix[["doubt", "hand", "draw", "none"]].sum(axis=1), 1.0)
 
 

@@ -91,7 +91,10 @@ def test_run_object_analyses(competitive: Path) -> None:
     assert {"rate", "ci_low", "ci_high", "n"} <= set(accuracy.columns)
     assert set(accuracy.index.get_level_values("phase")) == {"any", "free", "second_chance"}
     points = run.points_by_source()
+    assert list(points.index) == [1, 2, 3, 4]  # seats from 1
     assert (points["free_mean"] > 0).all()
+    by_seat = run.first_guess_accuracy("seat")
+    assert sorted(set(by_seat.index.get_level_values("seat"))) == [1, 2, 3, 4]
     questions = run.question_informativeness()
     assert len(questions) == 70 and questions["fresh_bits"].is_monotonic_decreasing
     assert (questions["fresh_bits"] >= 0).all() and (questions["played_bits"] >= 0).all()

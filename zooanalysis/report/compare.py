@@ -247,6 +247,7 @@ def compare_document(run_a: Run, run_b: Run, name_a: str, name_b: str) -> Report
                 "Rates as fractions; significant = Holm-adjusted p < 0.05.",
                 index=False,
                 show_rows=80,
+                hidden=("metric",),
             )
         ],
         definitions={

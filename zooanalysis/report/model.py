@@ -66,6 +66,9 @@ class Table:
     """Whether the DataFrame's index is part of the table."""
     show_rows: int = 40
     """At most this many rows appear in the HTML (the CSV has them all)."""
+    hidden: tuple[str, ...] = ()
+    """Columns left out of the HTML (kept in the CSV): identifiers and raw sums a reader
+    does not need."""
 
 
 @dataclass

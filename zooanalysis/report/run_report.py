@@ -60,8 +60,9 @@ def balance_section(run: Run, metrics: pd.DataFrame, which: dict[str, bool]) -> 
     """The generic part: win rates, balance metrics, game length, decisiveness, lead changes."""
     shown = [figures.win_rate_by_seat(run), figures.win_rate_by_strategy(run)]
     lengths = length_histograms(run)
+    tops = get_game(run.game).histogram_tops
     if lengths:
-        shown.append(figures.game_length(lengths))
+        shown.append(figures.game_length(lengths, tops))
     settled, changes = trajectory_histograms(run)
     if settled is not None and settled.sum() > 0:
         shown.append(figures.settled_figure(settled))
@@ -82,7 +83,7 @@ def balance_section(run: Run, metrics: pd.DataFrame, which: dict[str, bool]) -> 
                 "game_length",
                 "Game length: mean (95% CI) and percentiles",
                 length_table(lengths),
-                "The top bin of each histogram holds that many or more.",
+                figures.top_bin_note(lengths, tops).strip(),
             )
         )
     return Section(
@@ -90,19 +91,28 @@ def balance_section(run: Run, metrics: pd.DataFrame, which: dict[str, bool]) -> 
         intro=intro,
         figures=shown,
         tables=[
-            Table("balance_metrics", "Balance metrics (95% intervals)", metrics, index=False),
+            Table(
+                "balance_metrics",
+                "Balance metrics (95% intervals)",
+                metrics,
+                "Rates and differences as fractions (0.25 = 25%); means in their units.",
+                index=False,
+                hidden=("metric", "kind"),
+            ),
             Table(
                 "win_rate_by_seat",
                 "Win share by seat (95% CI), and games won or shared",
                 seats,
                 "share: a game won by k tied winners counts 1/k; n = games.",
                 index=False,
+                hidden=("games", "share_sum"),
             ),
             Table(
                 "win_rate_by_strategy",
                 "Win share by strategy (95% CI), and games won or shared",
                 run.win_rates("strategy"),
                 "Per seat played: n = games x seats.",
+                hidden=("games", "share_sum"),
             ),
             *extra,
         ],
@@ -112,6 +122,7 @@ def balance_section(run: Run, metrics: pd.DataFrame, which: dict[str, bool]) -> 
 def cooperative_length_section(run: Run) -> Section:
     """For a cooperative run: only how long games last (seats do not compete)."""
     lengths = length_histograms(run)
+    tops = get_game(run.game).histogram_tops
     return Section(
         title="Game length",
         intro=(
@@ -119,13 +130,13 @@ def cooperative_length_section(run: Run) -> Section:
             "of competitive games do not apply; the game's own sections report the team's "
             "success."
         ),
-        figures=[figures.game_length(lengths)] if lengths else [],
+        figures=[figures.game_length(lengths, tops)] if lengths else [],
         tables=[
             Table(
                 "game_length",
                 "Game length: mean (95% CI) and percentiles",
                 length_table(lengths),
-                "The top bin of each histogram holds that many or more.",
+                figures.top_bin_note(lengths, tops).strip(),
             )
         ]
         if lengths

@@ -21,7 +21,7 @@ from zooanalysis.report.model import (
     points_phrase,
     rate_phrase,
 )
-from zooanalysis.report.style import PALETTE, REFERENCE, new_figure, percent_axis, rate_bars
+from zooanalysis.report.style import PALETTE, REFERENCE, new_figure, percent_axis
 from zooanalysis.results import Run
 from zooanalysis.seat_order import VERDICT_WORDS, against_fair, mirror_groups, mirror_pairs
 from zooanalysis.stats import holm
@@ -95,23 +95,26 @@ def _against_fair_section(table: pd.DataFrame, fair: float, how: str) -> Section
             f"{seat_label(seat, row.strategy)} {rate_phrase(row.share, row.ci_low, row.ci_high)}"
         )
     if named[1] or named[-1]:
-        answer = "Yes. " + "; ".join(
-            f"{VERDICT_WORDS[side]}: {', '.join(named[side])}"
-            for side in (1, -1)
+        parts = [
+            f"{words} {percent(fair)}: {', '.join(named[side])}"
+            for side, words in (
+                (1, "more than the fair share of"),
+                (-1, "less than the fair share of"),
+                (0, "within noise of"),
+            )
             if named[side]
-        )
-        if named[0]:
-            answer += f"; within noise of it: {', '.join(named[0])}"
+        ]
+        answer = "seat order matters here: " + "; ".join(parts)
     else:
         answer = (
-            "No measurable effect: no seat's win share differs from the fair share of "
-            f"{percent(fair)}: {', '.join(named[0])}"
+            "no measurable seat-order effect: every seat's win share is within noise of "
+            f"the fair share of {percent(fair)}: {', '.join(named[0])}"
         )
     first = table.iloc[0]
     text = (
-        f"Seat order ({how}; {games:,} games per seat): {answer}. Seat 1 (it starts) is "
-        f"{points_phrase(first.difference, first.ci_low - fair, first.ci_high - fair)} from "
-        f"the fair share of {percent(fair)}."
+        f"Only the seat differs ({how}; {games:,} games per seat), and {answer}. Seat 1 (it "
+        f"starts) is {points_phrase(first.difference, first.ci_low - fair, first.ci_high - fair)}"
+        " from the fair share."
     )
     finding = Finding(
         text, first.share, first.ci_low, first.ci_high, int(first.n), "seat_order", "seat_order"
@@ -141,12 +144,15 @@ def _against_fair_section(table: pd.DataFrame, fair: float, how: str) -> Section
 
 
 def _seats_figure(table: pd.DataFrame, fair: float) -> Figure:
-    """Each seat's win share with its interval, against the fair share."""
+    """Each seat's win share with its interval (dots, the axis zoomed to them), against the
+    fair share."""
     figure, axes = new_figure(6.4, 3.2)
-    rate_bars(
-        axes, [f"Seat {seat}" for seat in table.index], table["share"], table["ci_low"],
-        table["ci_high"], PALETTE[2],
-    )  # fmt: skip
+    positions = np.arange(len(table))
+    share = table["share"].to_numpy()
+    errors = np.vstack([share - table["ci_low"].to_numpy(), table["ci_high"].to_numpy() - share])
+    axes.errorbar(positions, share, yerr=errors, fmt="o", color=PALETTE[2], capsize=4)
+    axes.set_xticks(positions, [f"Seat {seat}" for seat in table.index])
+    axes.set_xlim(-0.5, len(table) - 0.5)
     axes.axhline(fair, color=REFERENCE, linestyle="--", linewidth=1)
     axes.set_ylabel("Win share (%)")
     axes.set_xlabel("Seat (seat 1 starts)")

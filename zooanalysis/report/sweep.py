@@ -48,7 +48,16 @@ def sweep_document(folder: Path) -> ReportDocument:
     if keys and metrics:
         figures.append(metrics_figure(cells, keys, metrics))
     findings = [seat_spread_finding(cells, keys, seat, figures) for seat in seats[:1]]
-    shown = cells[["cell", *keys, "lineup", *_rate_columns(cells, seats)]]
+    shown = cells[["cell", *keys, "lineup", *_rate_columns(cells, seats)]].copy()
+    for seat in seats:
+        prefix = f"seat{seat}_win"
+        shown[f"seat {seat}: win share"] = [
+            rate_phrase(rate, low, high)
+            for rate, low, high in zip(
+                cells[f"{prefix}_rate"], cells[f"{prefix}_ci_low"], cells[f"{prefix}_ci_high"],
+                strict=True,
+            )
+        ]  # fmt: skip
     section = Section(
         title="Sweep",
         intro=(
@@ -58,7 +67,14 @@ def sweep_document(folder: Path) -> ReportDocument:
         ),
         figures=figures,
         tables=[
-            Table("cells", "Every cell: win share by seat (95% CI)", shown, index=False),
+            Table(
+                "cells",
+                "Every cell: win share by seat (95% CI)",
+                shown,
+                "Win share: a game won by k tied winners gives each 1/k.",
+                index=False,
+                hidden=("cell", *_rate_columns(cells, seats)),
+            ),
             Table(
                 "cells_all_metrics", "Every metric of every cell", cells, index=False, show_rows=0
             ),
@@ -111,7 +127,10 @@ def seat_spread_finding(
             return f"{word} with {phrase(best.top)}"
         shown = best.level[:3]
         more = f" and {len(best.level) - 3} more cells" if len(best.level) > 3 else ""
-        return f"no cell is measurably {word} ({'; '.join(map(phrase, shown))}{more})"
+        return (
+            f"not measurably {word} in any one cell ({len(best.level)} are level: "
+            f"{'; '.join(map(phrase, shown))}{more})"
+        )
 
     best = labelled.loc[highest.top.name]
     if isinstance(best, pd.DataFrame):
@@ -166,7 +185,8 @@ def heatmap_figure(cells: pd.DataFrame, row_key: str, column_key: str, seats: li
     rows = -(-len(seats) // columns)
     rows_values = sorted(cells[row_key].unique())
     column_values = sorted(cells[column_key].unique())
-    figure, grid = new_grid(rows, columns, 4.2 * columns, 0.9 + 0.5 * len(rows_values) * rows)
+    width = 0.9 + 0.85 * columns * len(column_values)
+    figure, grid = new_grid(rows, columns, width, 0.9 + 0.6 * len(rows_values) * rows)
     image = None
     for index, seat in enumerate(seats):
         axes = grid[index // columns, index % columns]
@@ -183,15 +203,13 @@ def heatmap_figure(cells: pd.DataFrame, row_key: str, column_key: str, seats: li
                 value = rate.loc[r, c]
                 if np.isnan(value):
                     continue
+                colour = "white" if value < 0.4 else "black"
+                axes.text(j, i + 0.12, f"{100 * value:.1f}", ha="center", va="center",
+                          fontsize=7, color=colour)  # fmt: skip
                 axes.text(
-                    j,
-                    i,
-                    f"{100 * value:.1f}\n[{100 * low.loc[r, c]:.1f}, {100 * high.loc[r, c]:.1f}]",
-                    ha="center",
-                    va="center",
-                    fontsize=7,
-                    color="white" if value < 0.4 else "black",
-                )
+                    j, i - 0.2, f"[{100 * low.loc[r, c]:.1f}, {100 * high.loc[r, c]:.1f}]",
+                    ha="center", va="center", fontsize=5, color=colour,
+                )  # fmt: skip
         axes.set_xticks(range(len(column_values)), [str(v) for v in column_values])
         axes.set_yticks(range(len(rows_values)), [str(v) for v in rows_values])
         axes.set_xlabel(column_key)
@@ -230,7 +248,7 @@ def interval_metrics(cells: pd.DataFrame) -> list[tuple[str, str]]:
                 column.endswith(suffix)
                 and f"{base}_ci_low" in cells.columns
                 and f"{base}_ci_high" in cells.columns
-                and not base.endswith("_win")
+                and not base.endswith(("_win", "_won_or_shared"))
                 and not base.startswith("end_")
             ):
                 found.append((column, base))

@@ -11,6 +11,7 @@ import pandas as pd
 
 from zooanalysis.games.bluff import odds
 from zooanalysis.games.bluff.analysis import BluffRun
+from zooanalysis.games.bluff.counts import POINT_BINS
 from zooanalysis.games.bluff.rules import settings_from_table
 from zooanalysis.report.model import (
     Figure,
@@ -26,6 +27,7 @@ from zooanalysis.report.style import (
     HEATMAP,
     MISSING,
     PALETTE,
+    count_axis,
     new_figure,
     percent_axis,
     rate_bars,
@@ -107,7 +109,9 @@ def overall_doubt_finding(run: BluffRun) -> Finding:
     doubts = run.doubts()[["doubt_succeeded", "doubts"]].sum()
     row = rate_table([doubts["doubt_succeeded"]], [doubts["doubts"]]).iloc[0]
     by = run.doubt_odds(("doubter_strategy",))
-    detail = ", ".join(f"{name} {percent(r.rate)}" for name, r in by.iterrows())
+    detail = ", ".join(
+        f"{name} {rate_phrase(r.rate, r.ci_low, r.ci_high)}" for name, r in by.iterrows()
+    )
     return Finding(
         f"A doubt catches a false claim {rate_phrase(row.rate, row.ci_low, row.ci_high)} of "
         f"the time ({int(row.n):,} doubts; by doubter: {detail}).",
@@ -249,6 +253,7 @@ def odds_section(run: BluffRun) -> Section:
     axes.set_xlabel("Claimed count (animals)")
     axes.set_ylabel("Claim holds (%)")
     percent_axis(axes)
+    count_axis(axes)
     axes.legend(fontsize=8, ncol=1, loc="upper right")
     return Section(
         title="Bluff in Zoo: exact odds against what the doubts found",
@@ -348,13 +353,14 @@ def points_section(run: BluffRun) -> Section:
     by = "strategy" if run.rotated else "seat"
     points = run.table("points")
     points["strategy"] = run.seat_strategies(points, "seat")
+    points["seat"] += 1  # seat 1 is the first seat, as in penalty_points()
     histogram = points.groupby([by, "points"])["games"].sum()
     means = run.penalty_points(by)
     figure, axes = new_figure(6.4, 3.6)
     for index, key in enumerate(histogram.index.get_level_values(0).unique()):
         part = histogram.loc[key]
         share = part / part.sum()
-        label = f"seat {key + 1} {means.loc[key, 'strategy']}" if by == "seat" else str(key)
+        label = f"seat {key} {means.loc[key, 'strategy']}" if by == "seat" else str(key)
         axes.step(
             share.index,
             share.to_numpy(),
@@ -365,9 +371,15 @@ def points_section(run: BluffRun) -> Section:
     axes.set_xlabel("Penalty points at the end of the game (cards taken)")
     axes.set_ylabel("Games (%)")
     percent_axis(axes)
+    count_axis(axes)
     axes.legend(fontsize=8)
+    top = POINT_BINS - 1
+    reached = (
+        f" The last step, {top}, holds {top} or more." if points["points"].max() >= top else ""
+    )
+
     def who(key) -> str:
-        return f"seat {key + 1} ({means.loc[key, 'strategy']})" if by == "seat" else str(key)
+        return f"seat {key} ({means.loc[key, 'strategy']})" if by == "seat" else str(key)
 
     fewest = standout(
         [Estimate(key, r["mean"], r.ci_low, r.ci_high) for key, r in means.iterrows()],
@@ -390,8 +402,6 @@ def points_section(run: BluffRun) -> Section:
         text, row["mean"], row.ci_low, row.ci_high, int(row.n), "penalty_points", "fewest_points"
     )
     table = means.reset_index()
-    if by == "seat":
-        table["seat"] += 1
     return Section(
         title="Bluff in Zoo: penalty points",
         intro="The distribution of final penalty points; fewest points win.",
@@ -401,7 +411,7 @@ def points_section(run: BluffRun) -> Section:
                 "penalty_points",
                 "Penalty points at the end",
                 figure,
-                "Share of games ending with each number of points (127 = 127 or more).",
+                f"Share of games ending with each number of points.{reached}",
             )
         ],
         tables=[

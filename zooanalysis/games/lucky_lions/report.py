@@ -29,6 +29,7 @@ from zooanalysis.report.model import (
 from zooanalysis.report.style import (
     PALETTE,
     REFERENCE,
+    count_axis,
     new_figure,
     new_grid,
     percent_axis,
@@ -90,6 +91,7 @@ def dominance_section(run: LuckyLionsRun) -> Section:
         )
     )
     dominance = run.cycle_dominance()
+    dominance["card"] += 1  # numbered from 1, as in the figure's titles
     return Section(
         title="Lucky Lions: cycle dominance (exact)",
         intro=(
@@ -308,7 +310,7 @@ def best_card_finding(results: pd.DataFrame) -> Finding:
             "No card type measurably wins its battle alone most often: "
             + ", ".join(f"{e.name} {rate_phrase(e.value, e.low, e.high)}" for e in most.level)
             + " are not separated"
-            + (f"; measurably behind them: {behind}." if behind else ".")
+            + (f"; measurably behind {most.top.name}: {behind}." if behind else ".")
         )
     return Finding(
         text, row.won_rate, row.won_ci_low, row.won_ci_high, int(row.shown),
@@ -334,6 +336,7 @@ def game_section(run: LuckyLionsRun) -> Section:
     right.set_xlabel("Cards in the die when rolled")
     right.set_ylabel("Rolls (%)")
     percent_axis(right)
+    count_axis(right)
     findings = [
         best_card_finding(results),
         Finding(

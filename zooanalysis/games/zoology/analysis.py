@@ -125,8 +125,12 @@ class ZoologyRun(Run):
         return by
 
     def _seat_sums(self, by: str, columns: list[str]) -> pd.DataFrame:
+        """Column sums by strategy, or by seat numbered from 1 (seat 1 is the first seat)."""
         seats = self.table("seats")
-        return seats.groupby(by, sort=False)[[*columns, "games"]].sum()
+        sums = seats.groupby(by, sort=False)[[*columns, "games"]].sum()
+        if by == "seat":
+            sums.index = sums.index + 1
+        return sums
 
     # --- competitive ---------------------------------------------------------------------
 
@@ -410,7 +414,7 @@ class ZoologyRun(Run):
 
         def name_of(key) -> str:
             """A row label: ``seat 1 curious`` or the strategy."""
-            return f"seat {key + 1} {labels[key]:<22}" if by == "seat" else f"{key:<29}"
+            return f"seat {key} {labels[key - 1]:<22}" if by == "seat" else f"{key:<29}"
 
         lines += ["", "First guess of a round right (any phase; free guesses; second chance):"]
         accuracy = self.first_guess_accuracy(by)

@@ -118,7 +118,13 @@ def _extreme_text(best: Standout, word: str, noun: str, n: int | None = None) ->
     if best.clear:
         size = f" (n={n:,})" if n is not None else ""
         return f"the {word} {noun} is {phrase(best.top)}{size}"
-    return f"no {noun} is measurably the {word}: " + ", ".join(map(phrase, best.level))
+    shown = best.level[:4]
+    more = f" and {len(best.level) - 4} more" if len(best.level) > 4 else ""
+    return (
+        f"no {noun} is measurably the {word} ({len(best.level)} are level: "
+        + ", ".join(map(phrase, shown))
+        + f"{more})"
+    )
 
 
 def _pooled(table: pd.DataFrame) -> pd.Series:
@@ -495,6 +501,7 @@ def question_section(run: ZoologyRun) -> Section:
                 "asker when played; no_champion_rate: share of plays with a tied vote (95% CI, "
                 "n = plays).",
                 show_rows=70,
+                hidden=("card",),
             )
         ],
         definitions={
@@ -833,7 +840,7 @@ def _group_labels(run: ZoologyRun, by: str) -> dict:
     if by == "strategy":
         return {}
     strategies = run.table("seats").groupby("seat")["strategy"].first()
-    return {seat: f"seat {seat + 1} {name}" for seat, name in strategies.items()}
+    return {seat + 1: f"seat {seat + 1} {name}" for seat, name in strategies.items()}
 
 
 def guess_figure(accuracy: pd.DataFrame, points: pd.DataFrame | None, labels: dict) -> Figure:
