@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from report_helpers import assert_report_reads_right, html_tables
 
 import zooanalysis
 from zooanalysis import cli
@@ -207,6 +208,15 @@ def test_no_external_resources_and_readable_on_a_phone(biased) -> None:
     assert all(url.startswith(("data:", "#")) for url in parsed.urls), parsed.urls
     assert any(m.get("name") == "viewport" for m in parsed.meta)
     assert "img{max-width:100%" in text
+
+
+def test_the_report_reads_right(biased) -> None:
+    _, html = biased
+    assert_report_reads_right(html.parent)
+    tables = html_tables(html.parent)
+    assert list(tables["win_rate_by_seat"]["seat"]) == ["1", "2", "3", "4"]
+    assert list(tables["penalty_points"]["seat"]) == ["1", "2", "3", "4"]
+    assert "metric" not in tables["balance_metrics"].columns  # ids stay in the CSV
 
 
 def test_tables_are_written_as_csv(biased) -> None:

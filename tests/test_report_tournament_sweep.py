@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from report_helpers import assert_report_reads_right
 
 import zooanalysis
 from zooanalysis import cli
@@ -75,6 +76,7 @@ def test_tournament_report(tournament_dir: Path, tmp_path: Path) -> None:
     assert list(seats["seat"]) == [1, 2, 3]
     assert seats["share"].sum() == pytest.approx(1.0)
     assert "Does seat order matter?" in text
+    assert_report_reads_right(html.parent)
     for name in ("ratings", "pairwise_matrix"):
         assert f'id="fig-{name}"' in text
         assert (html.parent / "figures" / f"{name}.svg").is_file()
@@ -95,6 +97,7 @@ def test_sweep_report_with_two_keys_draws_heatmaps(tmp_path: Path) -> None:
     assert "over seat1.doubt and settings.points_to_end" in text
     assert (html.parent / "figures" / "sweep_win_rate.png").is_file()
     assert len(pd.read_csv(html.parent / "tables" / "cells.csv")) == 4
+    assert_report_reads_right(html.parent)
 
 
 def test_sweep_report_with_one_key_draws_lines(

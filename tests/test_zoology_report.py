@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from report_helpers import assert_report_reads_right
 
 import zooanalysis
 from zooanalysis import cli
@@ -183,6 +184,12 @@ def test_guess_and_point_findings_equal_the_dataframes(competitive) -> None:
 
 
 # --- cooperative ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("which", ["competitive", "cooperative"])
+def test_the_reports_read_right(which, request) -> None:
+    _, report = request.getfixturevalue(which)
+    assert_report_reads_right(report)
 
 
 def test_cooperative_sections_and_figures(cooperative) -> None:

@@ -51,9 +51,9 @@ DEFINITIONS = {
     "Spread over prints": "Every game of a run with deck = 'generated' uses its own print of "
     "the publisher's generator; the spread is the standard deviation of a print's mean "
     "strength over 200 prints (how much one printed deck can tilt an animal). The strength "
-    "over prints is their mean, with a 95% interval of ±1.96 standard deviations / √200 "
-    "(normal; symmetric): an animal is named strongest or weakest only when its interval "
-    "separates it from every other.",
+    "over prints is their mean, with a 95% interval reaching 1.96 standard errors (standard "
+    "deviation / √200) on each side: an animal is named strongest or weakest only when its "
+    "interval separates it from every other.",
     "Tie rate": "The share of battles with more than one winning animal (before the tie "
     "rule's discard), with its 95% Wilson interval; 'exact' is the chance for two cards "
     "drawn like the dice on a card of that size, averaged over the deck.",
