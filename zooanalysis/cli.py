@@ -400,7 +400,7 @@ def sweep(
         f"{spec.game.title} sweep {sweep_file.name}: {len(table)} cells x "
         f"{spec.games:,} games, seed {spec.seed} (the same deals in every cell)"
     )
-    typer.echo("Win rate by seat, % [95% CI]:")
+    typer.echo("Win share by seat (a game won by k tied winners gives each 1/k), % [95% CI]:")
     shown = table[grid].copy()
     for seat in seats:
         shown[seat] = [
