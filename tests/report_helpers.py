@@ -43,3 +43,39 @@ def assert_report_reads_right(report: Path) -> None:
             if column in ("seat", "versus_seat", "card") or column.endswith("_seat"):
                 numbers = [int(c.replace(",", "")) for c in table[column] if c.isdigit()]
                 assert numbers and min(numbers) >= 1, (name, column)
+
+
+def clipped_texts(figure) -> list[str]:
+    """What a matplotlib figure draws outside its frame, after drawing: each axes whose
+    drawn labels, tick labels, title or legend reach outside (its label, or "axes <i>"), and
+    each figure-level legend or text that does."""
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    frame = figure.bbox
+
+    def outside(extent) -> bool:
+        return (
+            extent.x0 < frame.x0 - 2
+            or extent.y0 < frame.y0 - 2
+            or extent.x1 > frame.x1 + 2
+            or extent.y1 > frame.y1 + 2
+        )
+
+    clipped = []
+    for index, axes in enumerate(figure.axes):
+        if axes.get_visible() and outside(axes.get_tightbbox(renderer)):
+            clipped.append(axes.get_xlabel() or axes.get_ylabel() or f"axes {index}")
+    for legend in figure.legends:
+        if outside(legend.get_window_extent(renderer)):
+            clipped.append("figure legend")
+    for text in figure.texts:
+        if text.get_text().strip() and outside(text.get_window_extent(renderer)):
+            clipped.append(text.get_text())
+    return clipped
+
+
+def assert_no_clipped_text(document) -> None:
+    """No figure of a report document has a label, tick or legend outside its frame."""
+    for section in document.sections:
+        for shown in section.figures:
+            assert not clipped_texts(shown.figure), (shown.name, clipped_texts(shown.figure))

@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from report_helpers import assert_report_reads_right, html_tables
+from report_helpers import assert_no_clipped_text, assert_report_reads_right, html_tables
 
 import zooanalysis
 from zooanalysis import cli
 from zooanalysis.games.bluff.game import BluffGame
-from zooanalysis.report.build import build_report
+from zooanalysis.report.build import build_report, report_document
 
 BIASED_LINEUP = "bayes,random,random,random"
 
@@ -211,8 +211,9 @@ def test_no_external_resources_and_readable_on_a_phone(biased) -> None:
 
 
 def test_the_report_reads_right(biased) -> None:
-    _, html = biased
+    run_dir, html = biased
     assert_report_reads_right(html.parent)
+    assert_no_clipped_text(report_document(run_dir))
     tables = html_tables(html.parent)
     assert list(tables["win_rate_by_seat"]["seat"]) == ["1", "2", "3", "4"]
     assert list(tables["penalty_points"]["seat"]) == ["1", "2", "3", "4"]

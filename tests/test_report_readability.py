@@ -135,3 +135,21 @@ def test_display_frame_shows_a_named_index_and_hides_identifiers() -> None:
     assert not index
     assert list(shown.columns) == ["seat", "label", "value"]
     assert shown.iloc[0].tolist() == ["1", "Seat 1 win share", "0.25"]
+
+
+def test_the_clipping_check_finds_a_label_past_the_edge() -> None:
+    """What assert_no_clipped_text looks for: the old game-length labels ran off the figure."""
+    from report_helpers import clipped_texts
+
+    from zooanalysis.report.style import new_grid, report_style
+
+    with report_style():  # the old game_length: one line of label under a 3.3-inch panel
+        figure, axes = new_grid(1, 2, 6.6, 3.0)
+        for ax, (label, top) in zip(axes[0], [("Moves", 150), ("Rounds", 40)], strict=True):
+            ax.bar(np.arange(top), np.full(top, 0.08 / top), width=1.0)
+            ax.set_xlabel(f"{label} per game (dashed: mean 84.9)")
+            ax.set_ylabel("Share of games (%)")
+            percent_axis(ax)
+    assert "Rounds per game (dashed: mean 84.9)" in clipped_texts(figure)
+    fixed = game_length({"rounds": pd.Series([5, 9, 3], index=[10, 16, 20])}, {})
+    assert not clipped_texts(fixed.figure)

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from report_helpers import assert_report_reads_right
+from report_helpers import assert_no_clipped_text, assert_report_reads_right
 
 import zooanalysis
 from zooanalysis import cli
-from zooanalysis.report.build import build_report, folder_kind
+from zooanalysis.report.build import build_report, folder_kind, report_document
 
 
 @pytest.fixture(scope="module")
@@ -77,6 +77,7 @@ def test_tournament_report(tournament_dir: Path, tmp_path: Path) -> None:
     assert seats["share"].sum() == pytest.approx(1.0)
     assert "Does seat order matter?" in text
     assert_report_reads_right(html.parent)
+    assert_no_clipped_text(report_document(tournament_dir))
     for name in ("ratings", "pairwise_matrix"):
         assert f'id="fig-{name}"' in text
         assert (html.parent / "figures" / f"{name}.svg").is_file()
@@ -98,6 +99,7 @@ def test_sweep_report_with_two_keys_draws_heatmaps(tmp_path: Path) -> None:
     assert (html.parent / "figures" / "sweep_win_rate.png").is_file()
     assert len(pd.read_csv(html.parent / "tables" / "cells.csv")) == 4
     assert_report_reads_right(html.parent)
+    assert_no_clipped_text(report_document(out))
 
 
 def test_sweep_report_with_one_key_draws_lines(

@@ -9,11 +9,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from report_helpers import assert_report_reads_right
+from report_helpers import assert_no_clipped_text, assert_report_reads_right
 
 import zooanalysis
 from zooanalysis import cli
 from zooanalysis.games.zoology.report import LITTLE, MIN_CELL_GAMES, MIN_GUESSES, MIN_PLAYS
+from zooanalysis.report.build import report_document
 from zooanalysis.stats import rate_table
 
 SIMULATIONS = Path(__file__).resolve().parent.parent / "simulations"
@@ -188,8 +189,9 @@ def test_guess_and_point_findings_equal_the_dataframes(competitive) -> None:
 
 @pytest.mark.parametrize("which", ["competitive", "cooperative"])
 def test_the_reports_read_right(which, request) -> None:
-    _, report = request.getfixturevalue(which)
+    run, report = request.getfixturevalue(which)
     assert_report_reads_right(report)
+    assert_no_clipped_text(report_document(run))
 
 
 def test_cooperative_sections_and_figures(cooperative) -> None:

@@ -324,3 +324,88 @@ def _and(seats: list[int]) -> str:
     """``1 and 2`` or ``1, 3 and 4``."""
     words = [str(seat) for seat in seats]
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def sweep_seat_order_section(
+    cells: pd.DataFrame, keys: list[str], seats: list[int], lineups: list[list[str]]
+) -> Section:
+    """A sweep's cells (``lineups``: each cell's strategy labels, seat 1 first), each
+    answered on its own where it can be: a mirror-match cell by its seats against the fair
+    share, a cell with mirror seats by their pairs; otherwise the sweep cannot tell."""
+    rows = []
+    for (_, cell), lineup in zip(cells.iterrows(), lineups, strict=True):
+        where = ", ".join(f"{key} = {cell[key]}" for key in keys) or "the run"
+        table = pd.DataFrame(
+            {
+                "strategy": lineup,
+                "share": [cell[f"seat{s}_win_rate"] for s in seats],
+                "ci_low": [cell[f"seat{s}_win_ci_low"] for s in seats],
+                "ci_high": [cell[f"seat{s}_win_ci_high"] for s in seats],
+                "n": [cell[f"seat{s}_win_n"] for s in seats],
+            },
+            index=pd.Index(seats, name="seat"),
+        )
+        if len(set(lineup)) == 1:
+            verdicts = against_fair(table, 1.0 / len(seats))
+            for seat, row in verdicts.iterrows():
+                rows.append(
+                    {"cell": where, "seat": seat, "versus": "fair share",
+                     "difference": row.difference, "p_holm": row.p_holm,
+                     "verdict": int(row.verdict)}
+                )  # fmt: skip
+        else:
+            for pair in mirror_pairs(table, lineup).itertuples():
+                rows.append(
+                    {"cell": where, "seat": int(pair.seat), "versus": f"seat {pair.versus_seat}",
+                     "difference": pair.difference, "p_holm": pair.p_holm,
+                     "verdict": int(pair.verdict)}
+                )  # fmt: skip
+    if not rows:
+        return Section(
+            title=TITLE,
+            intro="Every seat of the sweep's lineup holds a different strategy.",
+            findings=[
+                Finding(
+                    "Seat order: this sweep cannot tell, because every seat holds a different "
+                    "strategy; a mirror-match lineup (e.g. bayes*4) or a tournament can.",
+                    key="seat_order",
+                )
+            ],
+            definitions=DEFINITIONS,
+        )
+    table = pd.DataFrame(rows)
+    answered = table["cell"].nunique()
+    differing = table[table["verdict"] != 0]
+    named = "; ".join(
+        f"{cell}: seat {', '.join(str(s) for s in part['seat'])}"
+        for cell, part in list(differing.groupby("cell", sort=False))[:4]
+    )
+    more = differing["cell"].nunique() - 4
+    text = (
+        f"Seat order, in the {answered} cells where seats hold the same strategy (each cell "
+        "on its own, Holm-corrected over its seats): "
+        + (
+            f"a seat differs measurably in {differing['cell'].nunique()} cells ({named}"
+            + (f"; and {more} more" if more > 0 else "")
+            + ")."
+            if len(differing)
+            else "no seat differs measurably in any cell."
+        )
+    )
+    shown = table.assign(verdict=table["verdict"].map({1: "more", -1: "less", 0: "no difference"}))
+    return Section(
+        title=TITLE,
+        intro="Only seats holding the same strategy differ by nothing but the seat.",
+        findings=[Finding(text, key="seat_order")],
+        tables=[
+            Table(
+                "sweep_seat_order",
+                "Seat order in every cell where it can be told",
+                shown,
+                "difference: the seat's win share minus the fair share, or minus the other "
+                "seat's (fractions); p_holm: Holm-adjusted within the cell.",
+                index=False,
+            )
+        ],
+        definitions=DEFINITIONS,
+    )

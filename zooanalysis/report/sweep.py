@@ -24,6 +24,7 @@ from zooanalysis.report.model import (
     estimates_of,
     rate_phrase,
 )
+from zooanalysis.report.seat_order import sweep_seat_order_section
 from zooanalysis.report.style import HEATMAP, PALETTE, new_figure, new_grid, percent_axis
 from zooanalysis.separation import standout
 
@@ -91,9 +92,18 @@ def sweep_document(folder: Path) -> ReportDocument:
         title=f"{spec['game']} sweep report",
         subtitle=f"Grid over {', '.join(keys)}; {len(cells)} cells of {spec['games']:,} games.",
         findings=findings,
-        sections=[section],
+        sections=[section, sweep_seat_order_section(cells, keys, seats, cell_lineups(spec, cells))],
         facts={"Sweep folder": str(folder), "Sweep": json.dumps(spec, sort_keys=True)},
     )
+
+
+def cell_lineups(spec: dict, cells: pd.DataFrame) -> list[list[str]]:
+    """Each cell's strategy labels, seat 1 first (parameters may hold commas)."""
+    from zooanalysis.games import get_game
+    from zooanalysis.strategy_spec import parse_lineup
+
+    strategies = get_game(spec["game"]).strategies
+    return [[p.label for p in parse_lineup(text, strategies)] for text in cells["lineup"]]
 
 
 def _rate_columns(cells: pd.DataFrame, seats: list[int]) -> list[str]:
