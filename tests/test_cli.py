@@ -98,7 +98,7 @@ def test_run_exits_zero_and_prints_the_summary(cli_run: tuple[Path, str]) -> Non
     # Win share per seat and per strategy, each with its CI and n.
     for seat, strategy in enumerate(["bayes", "bayes", "cautious", "random"], start=1):
         assert re.search(rf"seat {seat} {strategy}\s+{RATE_RE}", text), (seat, strategy)
-    by_strategy = text.split("Win rate by strategy:")[1].split("\n\n")[0]
+    by_strategy = text.split("Win share by strategy (per seat played)")[1].split("\n\n")[0]
     assert re.search(rf"\n  bayes\s+{RATE_RE}", by_strategy)
     assert "(n=6,000)" in by_strategy.split("\n  bayes")[1].splitlines()[0]
     assert "(n=3,000)" in by_strategy.split("\n  cautious")[1].splitlines()[0]

@@ -263,7 +263,7 @@ def test_win_rates_by_strategy_count_every_seat(run: BluffRun) -> None:
 def test_a_run_without_win_shares_says_so(run: BluffRun) -> None:
     seats = run.table("seats").drop(columns="share_sum")
     old = BluffRun(run.manifest, {**{n: run.table(n) for n in run.table_names}, "seats": seats})
-    with pytest.raises(KeyError, match="before win shares were counted"):
+    with pytest.raises(UserError, match="before win shares were counted"):
         old.win_rates()
 
 

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from zooanalysis.errors import UserError
 from zooanalysis.stats import format_rate, moments, rate_table
 from zooanalysis.storage import ROWS_FOLDER
 
@@ -127,9 +128,10 @@ class Run(ResultFolder):
         """
         seats = self.table("seats")
         if "share_sum" not in seats:
-            raise KeyError(
-                "this run was written before win shares were counted (no share_sum in its "
-                "seats table); run it again with this version of zoosim"
+            where = f"{self.path}: " if self.path else ""
+            raise UserError(
+                f"{where}this run was written before win shares were counted (no share_sum "
+                "in its seats table); run it again with this version of zoosim"
             )
         sums = {"wins": ("wins", "sum"), "sole_wins": ("sole_wins", "sum")}
         sums["share_sum"] = ("share_sum", "sum")
