@@ -211,3 +211,25 @@ def lead_changes_figure(changes: pd.Series) -> Figure:
         figure,
         f"Distribution over {n:,} games; 95% Wilson intervals.{note}",
     )
+
+
+def margin_figure(margins: pd.Series, top: int) -> Figure:
+    """How far the winner finished ahead of the best other player (share of games)."""
+    n = int(margins.sum())
+    share = margins / n
+    figure, axes = new_figure(6.4, 3.2)
+    axes.bar(share.index, share.to_numpy(), width=0.8, color=PALETTE[5])
+    mean = float((margins.index * margins).sum() / n)
+    axes.axvline(mean, color=REFERENCE, linestyle="--", linewidth=1)
+    axes.set_xlabel(f"Winning margin (points; dashed: mean {mean:.1f})")
+    axes.set_ylabel("Games (%)")
+    percent_axis(axes)
+    count_axis(axes)
+    note = top_bin_note({"margins": margins}, {"margins": top})
+    return Figure(
+        "winning_margin",
+        "Winning margin",
+        figure,
+        f"The winners' final score minus the best non-winner's, in {n:,} games that some player "
+        f"did not win.{note}",
+    )

@@ -172,4 +172,26 @@ def metric_findings(metrics: pd.DataFrame, measured: dict[str, bool]) -> list[Fi
         )
     elif not measured.get("Lead changes", False):
         found.append(Finding("Lead changes: not measured for this run.", key="lead_none"))
+    if "comeback" in rows.index:
+        row, drama = rows.loc["comeback"], rows.loc["drama"]
+        add(
+            "comeback",
+            f"Comebacks: in {rate_phrase(row.value, row.ci_low, row.ci_high)} of games with a "
+            "single winner, the winner takes the lead for good only in the second half; in "
+            f"{rate_phrase(drama.value, drama.ci_low, drama.ci_high)} the game is still open "
+            "in its last quarter (drama).",
+            "decisiveness",
+        )
+    if "margin_mean" in rows.index:
+        row, one = rows.loc["margin_mean"], rows.loc["won_by_one"]
+        add(
+            "margin_mean",
+            f"The winner is ahead of the best other player by "
+            f"{mean_phrase(row.value, row.ci_low, row.ci_high, 'points')} on average at the "
+            f"end; {rate_phrase(one.value, one.ci_low, one.ci_high)} of games are won by a "
+            "single point.",
+            "winning_margin",
+        )
+    elif not measured.get("Winning margin", False):
+        found.append(Finding("Winning margin: not measured for this run.", key="margin_none"))
     return found
