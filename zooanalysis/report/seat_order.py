@@ -22,6 +22,7 @@ from zooanalysis.report.model import (
     rate_phrase,
 )
 from zooanalysis.report.style import PALETTE, REFERENCE, new_figure, percent_axis
+from zooanalysis.report.sweep_data import cell_names
 from zooanalysis.results import Run
 from zooanalysis.seat_order import VERDICT_WORDS, against_fair, mirror_groups, mirror_pairs
 from zooanalysis.stats import holm
@@ -333,8 +334,8 @@ def sweep_seat_order_section(
     answered on its own where it can be: a mirror-match cell by its seats against the fair
     share, a cell with mirror seats by their pairs; otherwise the sweep cannot tell."""
     rows = []
-    for (_, cell), lineup in zip(cells.iterrows(), lineups, strict=True):
-        where = ", ".join(f"{key} = {cell[key]}" for key in keys) or "the run"
+    names = cell_names(cells, keys)
+    for (_, cell), lineup, where in zip(cells.iterrows(), lineups, names, strict=True):
         table = pd.DataFrame(
             {
                 "strategy": lineup,
