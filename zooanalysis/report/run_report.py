@@ -27,6 +27,7 @@ from zooanalysis.report.model import (
     rate_phrase,
 )
 from zooanalysis.report.seat_order import rotation_section, seat_order_section
+from zooanalysis.report.skill import skill_section
 from zooanalysis.results import Run, histogram_summary
 
 
@@ -48,6 +49,7 @@ def run_document(run: Run) -> ReportDocument:
         if run.rotated:
             sections.append(rotation_section(run))
         sections += game.report_sections(run)
+        sections.append(skill_section(run.path))
     lineup = ", ".join(f"seat {seat + 1} {label}" for seat, label in enumerate(run.lineup))
     return ReportDocument(
         title=f"{run.manifest.get('title', game.title)}: balance report",
