@@ -15,7 +15,8 @@ from report_helpers import assert_no_clipped_text, assert_report_reads_right
 from zooanalysis import cli
 from zooanalysis.report.build import build_report, report_document
 from zooanalysis.report.sweep import effect_phrase, rule_section, setting_section
-from zooanalysis.report.sweep_data import (
+from zooanalysis.separation import Estimate
+from zooanalysis.sweep_cells import (
     Metric,
     balance_metrics_of,
     marginal,
@@ -23,7 +24,6 @@ from zooanalysis.report.sweep_data import (
     win_metric,
     with_balance,
 )
-from zooanalysis.separation import Estimate
 
 
 def seat_columns(prefix: str, rate: float, half: float, n: int = 2000) -> dict[str, float]:
@@ -81,8 +81,14 @@ def test_the_best_setting_is_named_only_when_its_interval_clears_the_others() ->
     assert "at points_to_end = 30: no single best doubt (0.2, 0.6 level)" in text
     assert "best doubt 0.2 (51" not in text
     assert section.findings[0].value == pytest.approx(0.60)
-    table = section.tables[0].data.set_index("where")
-    assert table.loc["points_to_end = 30", "best"].startswith("level: 0.2")
+    shown = section.tables[0].shown.set_index("where")
+    assert shown.loc["points_to_end = 30", "best"].startswith("level: 0.2")
+    data = section.tables[0].data.set_index("where")  # the CSV: the same answer, as numbers
+    assert not data.loc["points_to_end = 30", "best_clear"]
+    assert data.loc["points_to_end = 30", "best_level"] == "0.2, 0.6"
+    assert data.loc["points_to_end = 20", "best_clear"]
+    assert data.loc["points_to_end = 20", "best"] == "0.2"
+    assert data.loc["points_to_end = 20", "best_share"] == pytest.approx(0.6)
 
 
 def test_a_rules_effect_is_named_only_when_measurable() -> None:
@@ -97,9 +103,13 @@ def test_a_rules_effect_is_named_only_when_measurable() -> None:
         text
     )
     assert "no measurable effect on shared wins, balance across seats" in text
-    effect = section.tables[0].data.set_index("metric")
+    effect = section.tables[0].shown.set_index("metric")
     assert effect.loc["Game length (moves)", "effect"] == "measurable"
     assert effect.loc["Shared wins", "effect"] == "none measurable"
+    data = section.tables[0].data  # the CSV, long
+    moves = data[data["metric"] == "game length (moves)"].set_index("value")
+    assert moves.loc[30, "estimate"] == pytest.approx(60.0) and moves["measurable"].all()
+    assert not data[data["metric"] == "shared wins"]["measurable"].any()
 
 
 def test_effect_phrase_reads_in_grid_order() -> None:

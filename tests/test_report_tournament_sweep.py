@@ -114,8 +114,17 @@ def test_sweep_report_with_two_keys_answers_its_question(tmp_path: Path) -> None
     moves = cells.groupby("settings.points_to_end")["balance.moves_mean_value"].mean()
     assert moves[30] > moves[20]
     assert "game length (moves) rises from" in text
-    effect = pd.read_csv(html.parent / "tables" / "effect_points_to_end.csv").set_index("metric")
-    assert "Balance across seats" in effect.index and "Shared wins" in effect.index
+    effect = pd.read_csv(html.parent / "tables" / "effect_points_to_end.csv")
+    assert {"balance across seats", "shared wins", "winning margin"} <= set(effect["metric"])
+    # a notebook reads the same answers from the folder
+    result = zooanalysis.load_run(out)
+    assert result.title == "Doubt against points"
+    pd.testing.assert_frame_equal(
+        result.effects("settings.points_to_end").reset_index(drop=True), effect,
+        check_dtype=False,
+    )
+    best = pd.read_csv(html.parent / "tables" / "best_doubt.csv")
+    assert list(result.best_settings("seat1.doubt")["best"].astype(float)) == list(best["best"])
     for seat in (1, 2, 3):
         assert (html.parent / "figures" / f"sweep_win_rate_seat{seat}.svg").is_file()
     assert len(pd.read_csv(html.parent / "tables" / "cells.csv")) == 4

@@ -22,10 +22,10 @@ from zooanalysis.report.model import (
     rate_phrase,
 )
 from zooanalysis.report.style import PALETTE, REFERENCE, new_figure, percent_axis
-from zooanalysis.report.sweep_data import cell_names
 from zooanalysis.results import Run
 from zooanalysis.seat_order import VERDICT_WORDS, against_fair, mirror_groups, mirror_pairs
 from zooanalysis.stats import holm
+from zooanalysis.sweep_cells import cell_names
 
 TITLE = "Does seat order matter?"
 DEFINITIONS = {

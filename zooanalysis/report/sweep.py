@@ -44,7 +44,8 @@ from zooanalysis.report.style import (
     panel_grid,
     percent_axis,
 )
-from zooanalysis.report.sweep_data import (
+from zooanalysis.separation import Estimate, standout
+from zooanalysis.sweep_cells import (
     Metric,
     balance_metrics_of,
     cell_names,
@@ -54,13 +55,14 @@ from zooanalysis.report.sweep_data import (
     key_name,
     marginal,
     role_cells,
+    rule_effects,
     seat_numbers,
+    setting_answers,
     strategy_roles,
     value_text,
     win_metric,
     with_balance,
 )
-from zooanalysis.separation import Estimate, standout
 
 DEFINITIONS = {
     "Sweep cell": "One run with one combination of the grid's values. Every cell uses the "
@@ -206,10 +208,11 @@ def setting_section(cells: pd.DataFrame, keys: list[str], key: str) -> Section:
             Table(
                 f"best_{parameter}",
                 f"Best and worst {key_name(key)}, by the other keys",
-                pd.DataFrame(rows).drop(columns=["best_clear", "worst_clear"]),
+                setting_answers(cells, keys, key),
                 "Win share (ties split) with its 95% Wilson interval; 'level' lists the values "
                 "the intervals do not separate.",
                 index=False,
+                shown=pd.DataFrame(rows).drop(columns=["best_clear", "worst_clear"]),
             )
         ],
     )
@@ -325,11 +328,12 @@ def rule_section(cells: pd.DataFrame, keys: list[str], key: str) -> Section:
             Table(
                 f"effect_{_slug(key)}",
                 f"Effect of {name}",
-                pd.DataFrame(rows),
+                rule_effects(cells, key),
                 "Rates and shares in % with 95% intervals; first-player advantage in "
                 "percentage points over the fair share; means in their units.",
                 index=False,
                 key_columns=2,
+                shown=pd.DataFrame(rows),
             )
         ],
     )

@@ -13,6 +13,9 @@ Each cell of a sweep is one run (``zooanalysis.sweep``); its row holds every met
 - a rule's effect is read over the other keys' values: :func:`marginal` averages a metric
   over them with an interval that holds whatever the correlation between cells (they
   play the same deals).
+
+:class:`SweepResult` (``zooanalysis.load_run`` of a sweep folder) gives all of it as
+DataFrames, for notebooks.
 """
 
 from __future__ import annotations
@@ -278,3 +281,154 @@ def contexts(cells: pd.DataFrame, keys: list[str], key: str) -> list[tuple[str, 
         name = ", ".join(setting_text(k, v) for k, v in zip(others, values, strict=True))
         groups.append((name, part))
     return groups
+
+
+def setting_answers(cells: pd.DataFrame, keys: list[str], key: str) -> pd.DataFrame:
+    """For a swept strategy parameter ``seat<N>.<parameter>``: at each combination of the
+    other keys, the value that gives seat N the highest and the lowest win share, with its
+    interval, and whether the data separate it from every other value (``best_clear``,
+    ``worst_clear``; ``best_level`` and ``worst_level`` list the values not separated)."""
+    from zooanalysis.separation import standout
+
+    seat = int(key.split(".", 1)[0].removeprefix("seat"))
+    share = win_metric(f"seat{seat}")
+    rows = []
+    for context, part in contexts(cells, keys, key):
+        named = estimates(part, share, [value_text(v) for v in part[key]])
+        row: dict[str, object] = {"where": context}
+        for word, answer in (("best", standout(named)), ("worst", standout(named, False))):
+            row[word] = answer.top.name
+            row[f"{word}_share"] = answer.top.value
+            row[f"{word}_ci_low"] = answer.top.low
+            row[f"{word}_ci_high"] = answer.top.high
+            row[f"{word}_clear"] = answer.clear
+            row[f"{word}_level"] = ", ".join(e.name for e in answer.level)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def rule_effects(cells: pd.DataFrame, key: str) -> pd.DataFrame:
+    """For a swept rule: every balance metric and strategy's win share (rows) at each value
+    of ``key`` (:func:`marginal`), long: ``metric, value, estimate, ci_low, ci_high``, and
+    ``measurable`` (the highest and lowest value's intervals do not overlap)."""
+    from zooanalysis.separation import standout
+
+    roles = [r for r in strategy_roles(cells) if not r.startswith("seat ")]
+    metrics = [*balance_metrics_of(cells),
+               *(win_metric(r, f"win share of {r} per seat") for r in roles)]  # fmt: skip
+    rows = []
+    for metric in metrics:
+        table = marginal(cells, key, metric)
+        named = [Estimate(value_text(v), r.value, r.ci_low, r.ci_high) for v, r in
+                 table.iterrows()]  # fmt: skip
+        high, low = standout(named), standout(named, highest=False)
+        measurable = low.top.name not in {e.name for e in high.level}
+        for value, row in table.iterrows():
+            rows.append(
+                {"metric": metric.label, "value": value, "estimate": row.value,
+                 "ci_low": row.ci_low, "ci_high": row.ci_high, "cells": int(row.cells),
+                 "measurable": measurable}
+            )  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+class SweepResult:
+    """A finished sweep folder as DataFrames: ``zooanalysis.load_run(folder)``.
+
+    ``raw_cells`` is ``cells.parquet`` as written (one row per cell, every metric of
+    ``Run.metrics()``); ``cells`` is what the report reads: by-strategy columns renamed by
+    role (``seat 1's curious``) and the balance metrics filled in (see the module docstring).
+    """
+
+    def __init__(self, raw_cells: pd.DataFrame, spec: dict, path=None) -> None:
+        from zooanalysis.games import get_game
+        from zooanalysis.strategy_spec import parse_lineup
+
+        self.raw_cells = raw_cells
+        self.spec = dict(spec)
+        self.path = path
+        self.keys: list[str] = list(spec["grid"])
+        self.seats = seat_numbers(raw_cells)
+        strategies = get_game(spec["game"]).strategies
+        self.lineups = [
+            [p.label for p in parse_lineup(text, strategies)] for text in raw_cells["lineup"]
+        ]
+        self.cells, self.pooled = role_cells(with_balance(raw_cells, self.seats), self.keys,
+                                             self.lineups)  # fmt: skip
+
+    @classmethod
+    def load(cls, folder) -> SweepResult:
+        """Open a finished sweep folder, checked against its ``sweep.json``."""
+        from zooanalysis.sweep import load_cells
+
+        raw, spec = load_cells(folder)
+        return cls(raw, spec, folder)
+
+    @property
+    def game(self) -> str:
+        """The game's name, e.g. ``zoology``."""
+        return self.spec["game"]
+
+    @property
+    def title(self) -> str:
+        """The sweep file's title ("" if it had none)."""
+        return self.spec.get("title", "")
+
+    @property
+    def description(self) -> str:
+        """The sweep file's question ("" if it had none)."""
+        return self.spec.get("description", "")
+
+    def __repr__(self) -> str:
+        where = f" at {self.path}" if self.path else ""
+        return (
+            f"<SweepResult {self.game}: {len(self.cells)} cells x {self.spec['games']:,} games "
+            f"over {', '.join(self.keys)}{where}>"
+        )
+
+    def win_shares(self) -> pd.DataFrame:
+        """Every cell's win share by seat (ties split) with its 95% interval, long: the grid's
+        keys, ``seat`` (from 1), ``share``, ``ci_low``, ``ci_high``, ``n``."""
+        frames = []
+        for seat in self.seats:
+            metric = win_metric(f"seat{seat}")
+            frame = self.cells[self.keys].copy()
+            frame["seat"] = seat
+            for column, source in (("share", metric.value), ("ci_low", metric.low),
+                                   ("ci_high", metric.high), ("n", metric.n)):  # fmt: skip
+                frame[column] = self.cells[source].to_numpy()
+            frames.append(frame)
+        return pd.concat(frames, ignore_index=True)
+
+    def balance(self) -> pd.DataFrame:
+        """Every cell's balance metrics (length, shared wins, balance across seats,
+        first-player advantage, margin, lead changes, drama), long: the grid's keys,
+        ``metric``, ``value``, ``ci_low``, ``ci_high``."""
+        frames = []
+        for metric in balance_metrics_of(self.cells):
+            frame = self.cells[self.keys].copy()
+            frame["metric"] = metric.label
+            frame["value"] = self.cells[metric.value].to_numpy()
+            frame["ci_low"] = self.cells[metric.low].to_numpy()
+            frame["ci_high"] = self.cells[metric.high].to_numpy()
+            frames.append(frame)
+        return pd.concat(frames, ignore_index=True)
+
+    def best_settings(self, key: str) -> pd.DataFrame:
+        """For a swept strategy parameter: its best and worst value at each combination of
+        the other keys (:func:`setting_answers`)."""
+        if key.startswith("settings.") or key not in self.keys:
+            raise KeyError(f"{key!r} is not a swept strategy parameter of this sweep")
+        return setting_answers(self.cells, self.keys, key)
+
+    def effects(self, key: str) -> pd.DataFrame:
+        """For a swept rule: each metric at each of its values (:func:`rule_effects`)."""
+        if key not in self.keys:
+            raise KeyError(f"{key!r} is not a key of this sweep ({', '.join(self.keys)})")
+        return rule_effects(self.cells, key)
+
+    def summary(self) -> str:
+        """The win share by seat in every cell, as text (``zoosim show``)."""
+        from zooanalysis.sweep import sweep_summary
+
+        return sweep_summary(self.path)
