@@ -9,6 +9,7 @@ from zooanalysis.games.base import Game
 
 _BUILT_IN = {
     "bluff": "zooanalysis.games.bluff.game:GAME",
+    "dodgeball": "zooanalysis.games.dodgeball.game:GAME",
     "lucky-lions": "zooanalysis.games.lucky_lions.game:GAME",
     "zoology": "zooanalysis.games.zoology.game:GAME",
 }

@@ -79,6 +79,20 @@ def partner_of(seat: int) -> int:
     return (seat + 2) % SEATS
 
 
+def seat_names(players: int) -> list[str]:
+    """How people read the four seats: ``seat 1`` ... (2 players: the dummies named)."""
+    if players == 2:
+        return ["player 1", "player 2", "player 1's dummy", "player 2's dummy"]
+    return [f"seat {seat + 1}" for seat in range(SEATS)]
+
+
+def team_names(players: int) -> list[str]:
+    """How people read the teams: seats 1 & 3 and 2 & 4 (2 players: each with its dummy)."""
+    if players == 2:
+        return ["player 1 + dummy", "player 2 + dummy"]
+    return ["seats 1 & 3", "seats 2 & 4"]
+
+
 @dataclass(frozen=True)
 class DodgeballSettings:
     """Every rule number of Hodge Podge Dodgeball; the defaults are the rulebook's 4-player
