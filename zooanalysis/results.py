@@ -91,6 +91,18 @@ class Run(ResultFolder):
         return False
 
     @property
+    def winners_per_game(self) -> int:
+        """How many players win a game together when nobody ties: 1, or the team size in a
+        team game (Hodge Podge Dodgeball's partners). A game with more winners than this
+        is a shared (tied) win."""
+        return 1
+
+    @property
+    def fair_share(self) -> float:
+        """A seat's fair share of wins: ``winners_per_game / players``."""
+        return self.winners_per_game / len(self.lineup)
+
+    @property
     def rotated(self) -> bool:
         """Whether every deal was played once per rotation of the lineup (--rotate-seats)."""
         return bool(self.manifest.get("rotate_seats"))
@@ -140,7 +152,7 @@ class Run(ResultFolder):
             raise ValueError(f"by must be 'seat' or 'strategy', not {by!r}")
         rates = rate_table(grouped["wins"], trials)
         result = grouped.join(rates)
-        result["fair_share"] = 1.0 / len(self.lineup)
+        result["fair_share"] = self.fair_share
         result["sole_rate"] = grouped["sole_wins"] / trials
         return result
 
@@ -159,7 +171,7 @@ class Run(ResultFolder):
         lines = [self._header()]
         lines += [
             "",
-            f"Win rate by seat (tied winners all win; fair share {1 / len(self.lineup):.1%}):",
+            f"Win rate by seat (tied winners all win; fair share {self.fair_share:.1%}):",
         ]
         lines += [
             f"  seat {seat + 1} {row.strategy:<22} "

@@ -32,12 +32,13 @@ DEFINITIONS = {
     "every seat wins equally often. Its interval treats a game's seats as one multinomial "
     "draw (exact without ties, a little wide with them); choosing the largest gap after the "
     "fact makes it slightly pessimistic for a perfectly fair game.",
-    "First-player advantage": "Seat 1's win rate minus the fair share 1/players, in "
+    "First-player advantage": "Seat 1's win rate minus the fair share 1/players (team "
+    "games: team size/players), in "
     "percentage points, with the interval of seat 1's rate. Seat 1 starts the first round. "
     "In a run without --rotate-seats, seat 1 always holds the same strategy, so this mixes "
     "seat order with strategy strength.",
     "Shared-win (tie) rate": "The share of games whose best standing was shared by two or "
-    "more players (all of them win).",
+    "more players (all of them win); in a team game, by two or more teams.",
     "Game length": "Moves (every claim or doubt, every turn) and rounds per game: mean with "
     "its 95% interval, median and the 10th and 90th percentiles.",
     "Decisiveness": "Only games with a single winner. After every move that changes a "
@@ -60,7 +61,6 @@ def balance_metrics(run: Run) -> pd.DataFrame:
     """
     rows: list[dict] = []
     seats = run.win_rates("seat")
-    players = len(run.lineup)
     games = run.games_played
     for seat, row in seats.iterrows():
         label = f"Seat {seat + 1} ({row.strategy}) wins"
@@ -72,7 +72,7 @@ def balance_metrics(run: Run) -> pd.DataFrame:
         _row("seat_balance", "Balance across seats", "difference", balance, low, high, games)
     )
     first = seats.iloc[0]
-    fair = 1.0 / players
+    fair = run.fair_share
     rows.append(
         _row(
             "first_player_advantage",
@@ -84,7 +84,7 @@ def balance_metrics(run: Run) -> pd.DataFrame:
             games,
         )
     )
-    single = int(run.table("seats")["sole_wins"].sum())
+    single = int(run.table("seats")["sole_wins"].sum()) // run.winners_per_game
     tie = rate_table([games - single], [games]).iloc[0]
     rows.append(_rate_row("tie", "Shared-win (tie) rate", tie, successes=games - single))
     for name in LENGTH_TABLES:

@@ -28,7 +28,7 @@ def win_rate_by_seat(run: Run) -> Figure:
     figure, axes = new_figure(6.4, 3.4)
     labels = [f"Seat {seat + 1}\n{row.strategy}" for seat, row in rates.iterrows()]
     rate_bars(axes, labels, rates["rate"], rates["ci_low"], rates["ci_high"])
-    fair = 1.0 / len(run.lineup)
+    fair = run.fair_share
     axes.axhline(fair, color=REFERENCE, linestyle="--", linewidth=1)
     axes.annotate(
         f"fair share {100 * fair:.0f}%",
@@ -66,7 +66,7 @@ def win_rate_by_strategy(run: Run) -> Figure:
         colors,
         horizontal=True,
     )
-    axes.axvline(1.0 / len(run.lineup), color=REFERENCE, linestyle="--", linewidth=1)
+    axes.axvline(run.fair_share, color=REFERENCE, linestyle="--", linewidth=1)
     axes.set_xlabel("Games won per seat played (%); dashed: fair share")
     percent_axis(axes, "x")
     return Figure(

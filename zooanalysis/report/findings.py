@@ -16,7 +16,7 @@ def seat_finding(run: Run) -> Finding:
     """The seat furthest from its fair share, and whether the interval excludes it."""
     rates = run.win_rates("seat")
     players = len(run.lineup)
-    fair = 1.0 / players
+    fair = run.fair_share
     seat = int((rates["rate"] - fair).abs().idxmax())
     row = rates.loc[seat]
     if row.ci_low > fair:

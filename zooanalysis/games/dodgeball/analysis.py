@@ -24,21 +24,14 @@ class DodgeballRun(Run):
         return len(self.lineup)
 
     @property
-    def fair_share(self) -> float:
-        """A player's fair share of match wins: its team's, one half."""
-        return 0.5
+    def winners_per_game(self) -> int:
+        """Partners win together: 2 with 4 players (a team's win is no tie), 1 with 2."""
+        return 2 if self.players == 4 else 1
 
     @property
     def rounds_played(self) -> int:
         """Rounds played in all matches."""
         return int(self.table("round_ends")["rounds"].sum())
-
-    def win_rates(self, by: str = "seat") -> pd.DataFrame:
-        """Match win rates by ``seat`` or ``strategy`` (a player wins when its team does),
-        with the fair share one half."""
-        rates = super().win_rates(by)
-        rates["fair_share"] = self.fair_share
-        return rates
 
     # --- teams and balance -------------------------------------------------------------
 
@@ -203,9 +196,7 @@ class DodgeballRun(Run):
     def summary(self) -> str:
         """Headline figures: matches, teams, match length, endings, events, timeout and
         All-Star value, start balance."""
-        lines = [super().summary().replace(
-            f"fair share {1 / len(self.lineup):.1%}", "fair share 50.0%: partners share a win"
-        )]
+        lines = [super().summary()]
         lines += ["", "Match win rate by team:"]
         for (_, name, strategies), row in self.team_win_rates().iterrows():
             lines.append(

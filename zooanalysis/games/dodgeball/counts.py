@@ -90,6 +90,7 @@ def tally(record: GameRecord, totals: dict[str, np.ndarray]) -> None:
         points = record.points[team_of(seat)]
         if team_of(seat) == record.winner_team:
             totals["wins"][seat] += 1
+            totals["sole_wins"][seat] += 1  # a match is never shared with the other team
         totals["points_sum"][seat] += points
         totals["points_squares"][seat] += points * points
     totals["team_wins"][record.winner_team] += 1

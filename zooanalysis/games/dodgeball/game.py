@@ -90,10 +90,10 @@ def result_tables(totals: BatchResult, labels: list[str]) -> dict[str, pd.DataFr
     """Turn the kernel's summed count arrays into long, self-describing DataFrames.
 
     One game is a whole match. ``seats`` has one row per player (``wins``: matches its team
-    won; ``sole_wins`` is 0, since partners share every win; ``points_*``: rounds its team
-    won). Round-level tables use the four seats at the table (0-3, in play order; in the
-    2-player game seats 2 and 3 are the dummies) and teams 0 (seats 0, 2) and 1 (seats 1,
-    3). Top bins hold "that many or more".
+    won; ``sole_wins`` the same, since a match is never shared with the other team;
+    ``points_*``: rounds its team won). Round-level tables use the four seats at the table
+    (0-3, in play order; in the 2-player game seats 2 and 3 are the dummies) and teams 0
+    (seats 0, 2) and 1 (seats 1, 3). Top bins hold "that many or more".
     """
     players = len(labels)
     seats = seat_table(totals, labels, team=np.arange(players) % TEAMS)

@@ -705,7 +705,7 @@ def play_batch(
     rows = rows or new_rows(0, codes.shape[0])
     status = _play_batch(
         rules, template, codes, params, np.uint64(batch_seed), np.int64(first_game),
-        n_games, totals["games"], totals["wins"], totals["points_sum"],
+        n_games, totals["games"], totals["wins"], totals["sole_wins"], totals["points_sum"],
         totals["points_squares"], totals["team_wins"], totals["rounds_hist"],
         totals["match_tricks_hist"], totals["round_ends"], totals["hits_hist"],
         totals["blocks_hist"], totals["catches_hist"], totals["seat_events"],
@@ -719,10 +719,10 @@ def play_batch(
 
 @njit(cache=True, nogil=True, error_model="numpy")
 def _play_batch(rules, template, codes, params, batch_seed, first_game, n_games, games,
-                wins, points_sum, points_squares, team_wins, rounds_hist, match_tricks_hist,
-                round_ends, hits_hist, blocks_hist, catches_hist, seat_events, timeout_rounds,
-                allstar_rounds, round_starts, lead_changes_hist, settled_hist, row_points,
-                row_rounds, row_tricks, row_winner):
+                wins, sole_wins, points_sum, points_squares, team_wins, rounds_hist,
+                match_tricks_hist, round_ends, hits_hist, blocks_hist, catches_hist,
+                seat_events, timeout_rounds, allstar_rounds, round_starts, lead_changes_hist,
+                settled_hist, row_points, row_rounds, row_tricks, row_winner):
     players = codes.shape[0]
     write_rows = row_rounds.shape[0] > 0
     stream = np.empty(1, dtype=np.uint64)
@@ -791,6 +791,7 @@ def _play_batch(rules, template, codes, params, batch_seed, first_game, n_games,
             team_points = nums[S_POINTS + (seat & 1)]
             if (seat & 1) == winner:
                 wins[seat] += 1
+                sole_wins[seat] += 1  # a match is never shared with the other team
             points_sum[seat] += team_points
             points_squares[seat] += team_points * team_points
         rounds_hist[min(rounds, ROUND_BINS - 1)] += 1
