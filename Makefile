@@ -32,7 +32,7 @@ test-all: $(VENV)/.installed-dev
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check zooanalysis tests benchmarks
 
-## bench: measure throughput, wall time and memory; writes BENCHMARKS.md
+## bench: measure throughput, wall time and memory; overwrites the tracked BENCHMARKS.md
 bench: $(VENV)/.installed-dev
 	$(BIN)/python benchmarks/run.py --output BENCHMARKS.md
 

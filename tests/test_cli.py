@@ -306,20 +306,23 @@ def test_games_lists_bluff(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def _parse_odds(text: str) -> pd.DataFrame:
-    """The printed odds table (percentages; "<0.1%" read as 0.0004) as probabilities."""
-    lines = [line for line in text.splitlines() if line.strip()]
-    start = next(i for i, line in enumerate(lines) if line.split()[0] == "claimed_count")
-    columns = [int(c) for c in lines[start].split()[1:]]
-    assert lines[start + 1].split() == ["pile_size"]
-    rows = {}
-    for line in lines[start + 2 :]:
-        if line.startswith("("):
-            break
-        cells = line.split()
-        rows[int(cells[0])] = [
-            0.0004 if c == "<0.1%" else float(c.rstrip("%")) / 100 for c in cells[1:]
-        ]
-    return pd.DataFrame.from_dict(rows, orient="index", columns=columns)
+    """The printed odds table (percentages; "<0.1%" read as 0.0004) as probabilities.
+
+    The table comes in blocks of columns, each headed ``pile \\ N  1  2 ...``."""
+    blocks = []
+    columns: list[int] = []
+    for line in text.splitlines():
+        if line.startswith("pile \\ N"):
+            columns = [int(c) for c in line.removeprefix("pile \\ N").split()]
+            blocks.append({})
+        elif columns and line.strip() and not line.startswith(("(", " (")):
+            cells = line.split()
+            values = [0.0004 if c == "<0.1%" else float(c.rstrip("%")) / 100 for c in cells[1:]]
+            blocks[-1][int(cells[0])] = dict(zip(columns, values, strict=True))
+        elif not line.strip():
+            columns = []
+    frames = [pd.DataFrame.from_dict(block, orient="index") for block in blocks]
+    return pd.concat(frames, axis=1)
 
 
 @pytest.mark.parametrize("piles", ["1..3", "1..12", "3,6"])
@@ -329,6 +332,7 @@ def test_odds_prints_the_exact_table_to_a_tenth_of_a_percent(
     code, text, err = run_cli(capsys, "odds", "--game", "bluff", "--pile", piles)
     assert code == 0, err
     assert "..." not in text
+    assert max(len(line) for line in text.splitlines()) <= 80  # fits a terminal
     printed = _parse_odds(text)
     sizes = {"1..3": [1, 2, 3], "1..12": list(range(1, 13)), "3,6": [3, 6]}[piles]
     exact = odds.at_least_table(DeckSettings(), sizes)

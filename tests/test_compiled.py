@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -46,3 +50,106 @@ def test_cache_folder_follows_zoosim_cache_dir(tmp_path: Path,
     folder = compiled.cache_folder()
     assert folder.parent == tmp_path
     assert folder.name == f"numba-{compiled.source_fingerprint()}"
+
+
+# --- one cache for every copy of the same source ----------------------------------------------
+
+PROBE = """
+import json, sys
+import numpy as np
+import zooanalysis
+from zooanalysis import compiled, rng
+
+state = rng.game_stream(7, 3)
+rng.below(state, np.int64(10))
+functions = (rng.seed_game, rng.below)
+print(json.dumps({
+    "package": zooanalysis.__file__,
+    "cache": str(compiled.cache_folder()),
+    "hits": sum(sum(f.stats.cache_hits.values()) for f in functions),
+    "misses": sum(sum(f.stats.cache_misses.values()) for f in functions),
+}))
+"""
+
+
+def copy_package(root: Path) -> Path:
+    """A copy of the zooanalysis package under ``root`` (as a second clone would have)."""
+    shutil.copytree(
+        Path(compiled.__file__).parent,
+        root / "zooanalysis",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
+    return root
+
+
+def run_in(copy: Path, cache: Path, code: str, cwd: Path) -> str:
+    """Run ``code`` with the package copy ``copy`` first on the path; its stdout."""
+    env = {**os.environ, "PYTHONPATH": str(copy), "ZOOSIM_CACHE_DIR": str(cache)}
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, cwd=cwd, capture_output=True, text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout
+
+
+def cache_files(cache: Path) -> dict[str, tuple[int, bytes]]:
+    """Every file in the cache: its modification time (ns) and content."""
+    return {
+        str(path.relative_to(cache)): (path.stat().st_mtime_ns, path.read_bytes())
+        for path in sorted(cache.rglob("*"))
+        if path.is_file()
+    }
+
+
+def test_two_copies_at_different_paths_share_one_cache_without_recompiling(
+        tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    first = json.loads(run_in(copy_package(tmp_path / "a"), cache, PROBE, tmp_path))
+    assert first["misses"] > 0 and first["hits"] == 0  # compiled and saved
+    saved = cache_files(cache)
+    assert any(name.endswith(".nbc") for name in saved)
+    second = json.loads(run_in(copy_package(tmp_path / "b"), cache, PROBE, tmp_path))
+    assert first["package"] != second["package"]  # really the other copy
+    assert second["cache"] == first["cache"]
+    assert second["misses"] == 0 and second["hits"] > 0  # loaded, nothing compiled
+    assert cache_files(cache) == saved  # no new entry, no rewritten index
+
+
+def test_an_edited_copy_compiles_again_in_its_own_folder(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    first = json.loads(run_in(copy_package(tmp_path / "a"), cache, PROBE, tmp_path))
+    edited = copy_package(tmp_path / "b")
+    source = edited / "zooanalysis" / "rng.py"
+    source.write_text(source.read_text() + "\n# an edit\n")
+    second = json.loads(run_in(edited, cache, PROBE, tmp_path))
+    assert second["cache"] != first["cache"]
+    assert second["misses"] > 0 and second["hits"] == 0
+
+
+def test_functions_outside_the_package_keep_numbas_own_locators() -> None:
+    compiled.register_locator()
+    compiled.register_locator()  # registering twice adds it once
+    from numba.core import caching
+
+    implementation = getattr(caching, "CacheImpl", None) or caching._CacheImpl
+    ours = [cls for cls in implementation._locator_classes if getattr(cls, "zoosim", False)]
+    assert len(ours) == 1
+    assert ours[0].from_function(test_cache_folder_follows_zoosim_cache_dir, __file__) is None
+
+
+@pytest.mark.slow
+def test_a_second_clone_runs_a_whole_game_from_the_first_clones_cache(tmp_path: Path) -> None:
+    """The whole Bluff in Zoo kernel, compiled by one copy, is loaded by another: the
+    second run writes nothing to the cache."""
+    cache = tmp_path / "cache"
+    command = (
+        "import sys; from zooanalysis.cli import main; "
+        "sys.exit(main(['run', '--games', '2000', '--jobs', '1', '--no-progress', "
+        "'--out', sys.argv[1] if len(sys.argv) > 1 else 'out']))"
+    )
+    run_in(copy_package(tmp_path / "a"), cache, command, tmp_path / "a")
+    saved = cache_files(cache)
+    assert sum(name.endswith(".nbc") for name in saved) > 10
+    run_in(copy_package(tmp_path / "b"), cache, command, tmp_path / "b")
+    assert cache_files(cache) == saved

@@ -7,6 +7,7 @@ import base64
 import json
 import re
 import shutil
+import stat
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -227,6 +228,17 @@ def test_tables_are_written_as_csv(biased) -> None:
         "lead_changes_mean",
     ):
         assert metric in metrics.index
+
+
+def test_the_report_folder_is_as_readable_as_any_new_folder(biased, tmp_path: Path) -> None:
+    """A report is for sharing: its folder gets the mode a plain mkdir gives (the umask's),
+    not the private 0700 of the temporary folder it was built in."""
+    _, html = biased
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    mode = stat.S_IMODE(html.parent.stat().st_mode)
+    assert mode == stat.S_IMODE(plain.stat().st_mode)
+    assert mode & stat.S_IRGRP, oct(mode)  # under the usual umask (022 or 002)
 
 
 def test_the_report_names_the_strategies_and_warns_about_bots(biased) -> None:

@@ -1,6 +1,8 @@
 """The report renders in headless Chromium without console errors or broken images.
 
-Skipped when no Chromium or Chrome binary is installed (CI does not need one).
+Skipped when no Chromium or Chrome binary is installed, except under CI (``CI`` or
+``ZOOSIM_REQUIRE_BROWSER`` set; ``.ci/run`` installs Debian's chromium and sets the
+latter), where a missing browser fails the check: a fresh machine must render a report.
 """
 
 from __future__ import annotations
@@ -9,6 +11,8 @@ import os
 import re
 import shutil
 import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -19,7 +23,20 @@ from zooanalysis.report.build import build_report
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
 BROWSER = next((path for name in BROWSERS if (path := shutil.which(name))), None)
 
-pytestmark = pytest.mark.skipif(BROWSER is None, reason="no chromium/chrome binary installed")
+REQUIRE_VARIABLES = ("CI", "ZOOSIM_REQUIRE_BROWSER")
+
+
+def browser_or_skip() -> str:
+    """The browser binary; without one, skip, or fail when CI requires the check."""
+    if BROWSER is not None:
+        return BROWSER
+    required = [name for name in REQUIRE_VARIABLES if os.environ.get(name)]
+    if required:
+        pytest.fail(
+            f"no chromium/chrome binary found, and {required[0]} is set: the report must be "
+            "rendered here (apt-get install chromium)"
+        )
+    pytest.skip("no chromium/chrome binary installed")
 
 CHECK_SCRIPT = """
 <script>
@@ -35,13 +52,21 @@ window.addEventListener("load", function () {
 
 
 def render(html: Path, width: int) -> subprocess.CompletedProcess[str]:
-    """Load ``html`` in headless Chromium at ``width`` px; the DOM after load on stdout."""
+    """Load ``html`` in headless Chromium at ``width`` px; the DOM after load on stdout.
+
+    A fresh profile every time, and nothing that reaches for the network (there is none)."""
+    profile = Path(tempfile.mkdtemp(prefix="chromium-profile-", dir=html.parent))
     return subprocess.run(
         [
-            BROWSER,
+            browser_or_skip(),
             "--headless",
             "--no-sandbox",
             "--disable-gpu",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            f"--user-data-dir={profile}",
             "--disable-dev-shm-usage",
             "--enable-logging=stderr",
             "--v=0",
@@ -58,6 +83,7 @@ def render(html: Path, width: int) -> subprocess.CompletedProcess[str]:
 
 
 def test_the_report_renders_cleanly_in_chromium(tmp_path: Path) -> None:
+    browser_or_skip()
     run_dir = tmp_path / "run"
     zooanalysis.simulate(
         "bluff", players="bayes,random,random", games=2000, seed=3, jobs=1, out=run_dir
@@ -81,3 +107,18 @@ def test_the_report_renders_cleanly_in_chromium(tmp_path: Path) -> None:
     # and the unmodified report logs nothing to the console either
     result = render(html, 390)
     assert not [line for line in result.stderr.splitlines() if "CONSOLE" in line]
+
+
+def test_a_missing_browser_fails_under_ci_and_skips_elsewhere(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(sys.modules[__name__], "BROWSER", None)
+    for name in REQUIRE_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    with pytest.raises(pytest.skip.Exception):
+        browser_or_skip()
+    for name in REQUIRE_VARIABLES:
+        monkeypatch.setenv(name, "1")
+        with pytest.raises(pytest.fail.Exception, match=f"{name} is set"):
+            browser_or_skip()
+        monkeypatch.delenv(name)

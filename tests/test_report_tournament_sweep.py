@@ -23,7 +23,7 @@ def tournament_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
             "--strategies",
             "bayes,cautious,random",
             "--games",
-            "3000",
+            "12000",  # 6 lineups x 2,000 games, the least a tournament of three may play
             "--seed",
             "3",
             "--jobs",

@@ -112,3 +112,22 @@ def test_the_shipped_sweep_files_are_valid(name: str, game: str, cells: int) -> 
     sweep = load_sweep(Path(__file__).parent.parent / "simulations" / name)
     assert sweep.game.name == game
     assert len(sweep.cells()) == cells
+
+
+def test_show_prints_a_finished_sweep_like_the_sweep_did(
+    sweep_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    assert run_sweep_cli(sweep_file, out) == 0
+    printed = capsys.readouterr().out
+    assert cli.main(["show", str(out)]) == 0
+    shown = capsys.readouterr().out
+    # the same table; only the header names the folder instead of the sweep file
+    assert printed.splitlines()[0].replace("sweep-test.toml", "out") == shown.splitlines()[0]
+    assert printed.splitlines()[1:] == shown.splitlines()[1:]
+    table = shown.splitlines()[2:7]
+    assert table[0].split()[:2] == ["seat1.doubt", "settings.points_to_end"]
+    assert table[0].split()[2:] == ["seat1", "seat2", "seat3"]
+    cells = pd.read_parquet(out / "cells.parquet")
+    rate, low = cells.iloc[0][["seat2_win_rate", "seat2_win_ci_low"]]
+    assert f"{100 * rate:.1f} [{100 * low:.1f}," in table[1]

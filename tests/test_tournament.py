@@ -141,6 +141,13 @@ def test_the_summary_ranks_and_shows_the_matrix(two_way: Path) -> None:
         (["--strategies", "bayes,random", "--seats", "3"], "--seats: 3 seats for 2 strategies"),
         (["--strategies", "bayz,random"], "--strategies: unknown strategy 'bayz'"),
         (["--strategies", "bayes,random", "--games", "0"], "--games: '0' is not allowed"),
+        (
+            ["--strategies", "bayes,random,cautious,aggressive", "--games", "3"],
+            "--games: 3 is too few for this tournament: its 24 lineups need at least 2,000 "
+            "games each (10 batches of 200 deals, for the ratings' bootstrap intervals); "
+            "give --games 48_000 or more",
+        ),
+        (["--strategies", "bayes,random", "--jobs", "0"], "--jobs: 0 is not allowed"),
     ],
 )
 def test_bad_tournament_input_is_one_line(
@@ -150,3 +157,34 @@ def test_bad_tournament_input_is_one_line(
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and fragment in err, err
     assert not (tmp_path / "x").exists()
+
+
+def test_show_prints_a_tournament_like_load_run(
+    two_way: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["show", str(two_way)]) == 0
+    assert capsys.readouterr().out.rstrip("\n") == zooanalysis.load_run(two_way).summary()
+
+
+def test_the_least_games_give_every_lineup_ten_batches_and_finite_intervals(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The smallest tournament zoosim accepts rates with intervals, and says beforehand
+    what it will play: the requested games rounded up to whole lineups."""
+    out = tmp_path / "least"
+
+    def tournament(games: str) -> int:
+        args = ["--strategies", "bayes,random", "--games", games, "--seed", "2"]
+        return cli.main(["tournament", *args, "--out", str(out), "--no-progress"])
+
+    assert tournament("3998") == 2  # 2 lineups x 1,999 games
+    assert "give --games 4_000 or more" in capsys.readouterr().err
+    assert not out.exists()
+    assert tournament("3999") == 0  # rounded up to 2 lineups x 2,000 games
+    captured = capsys.readouterr()
+    assert "Plan: 2 lineups x 2,000 games = 4,000 games" in captured.err
+    assert "(4,000 games, the same deals for every lineup)" in captured.out
+    result = zooanalysis.load_run(out)
+    assert result.manifest["games"] == 4000 and result.manifest["batch_size"] == 200
+    ratings = result.ratings()
+    assert np.isfinite(ratings[["rating", "ci_low", "ci_high"]].to_numpy()).all()

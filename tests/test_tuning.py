@@ -11,7 +11,16 @@ import zooanalysis
 from zooanalysis import cli
 from zooanalysis.games import get_game
 from zooanalysis.strategy_spec import parse_lineup
-from zooanalysis.tuning import TuneRequest, candidates, evaluate, improvement, tune
+from zooanalysis.tuning import (
+    TuneRequest,
+    candidates,
+    evaluate,
+    improvement,
+    minimum_games,
+    plan_tuning,
+    tune,
+    tuning_plan,
+)
 
 GAME = get_game("bluff")
 
@@ -35,6 +44,7 @@ def request(games: int = 6000) -> TuneRequest:
         against=parse_lineup("cautious,random", GAME.strategies),
         games=games,
         seed=3,
+        min_games_per_seat=10,  # a small search, so the test stays quick
     )
 
 
@@ -67,6 +77,12 @@ def test_the_search_is_reproducible_and_its_final_figures_are_fresh() -> None:
     # the final comparison is on other deals than the search's
     best_in_search = search[search["player"] == final.loc["best", "player"]]["rate"].iloc[-1]
     assert final.loc["best", "rate"] != best_in_search
+    # every evaluation played exactly what the plan said, and no more than asked for
+    plan = tuning_plan(request())
+    played = search.groupby("round")["trials"].first().tolist()
+    assert played == [games * 3 for _, games in plan.rounds]  # 3 seats
+    assert (final["trials"] == plan.final_games * 3).all()
+    assert search["trials"].sum() + final["trials"].sum() == plan.total <= 6000
     gain = improvement(final)
     assert gain["ci_low"] < gain["gain"] < gain["ci_high"]
     assert gain["gain"] == pytest.approx(final.loc["best", "rate"] - final.loc["default", "rate"])
@@ -87,3 +103,28 @@ def test_bad_tune_input_is_one_line(
     assert cli.main(["tune", *args]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and fragment in err, err
+
+
+def test_the_plan_never_plays_more_than_asked_and_the_minimum_is_tight() -> None:
+    for count, seats, games in [(26, 4, 200_000), (26, 3, 104_000), (25, 6, 1_000_000)]:
+        plan = plan_tuning(count, seats, games)
+        assert plan.total <= games
+        assert plan.rounds[0][0] == count
+        need = minimum_games(count, seats)
+        assert plan_tuning(count, seats, need).fewest_games >= 200
+        assert plan_tuning(count, seats, need - 1).fewest_games < 200
+    # bayes (26 candidates) at a table of four: five rounds of 200 games per seat at least
+    assert minimum_games(26, 4) == 138_667
+
+
+def test_too_few_games_are_refused_before_playing_with_the_minimum(
+    tmp_path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "tuned"
+    assert cli.main(["tune", "--games", "10", "--out", str(out)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.count("\n") == 1, captured.err
+    assert "--games: 10 is too few to tune bayes" in captured.err
+    assert "give --games 138_667 or more" in captured.err
+    assert not out.exists()

@@ -23,7 +23,6 @@ from zooanalysis.storage import RunInterruptedError
 from zooanalysis.strategy_spec import format_number, parse_lineup
 
 app = typer.Typer(
-    help="zoosim: Monte Carlo strategy analysis for zoo-themed card games.",
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -32,6 +31,44 @@ app = typer.Typer(
 
 EXIT_USER_ERROR = 2
 EXIT_INTERRUPTED = 130
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from zooanalysis.version import __version__
+
+        typer.echo(f"zoosim {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_print_version,
+            is_eager=True,
+            help="Print zoosim's version and exit.",
+        ),
+    ] = False,
+) -> None:
+    """zoosim: Monte Carlo strategy analysis for zoo-themed card games.
+
+    Every rate comes with its 95% confidence interval and n. Start with
+    zoosim run --games 1e5, then zoosim COMMAND --help for any command.
+    """
+
+
+def examples(*lines: str) -> str:
+    """A command's help epilog: example command lines, kept as written (click's ``\\b``)."""
+    return "Examples:\n\n\b\n" + "\n".join(f"  {line}" for line in lines)
+
+
+def with_default(text: str, default: str) -> str:
+    """Help text ending in ``[default: ...]`` as typer shows it, for an option whose value
+    is ``None`` until a scenario file or the built-in default fills it in."""
+    return f"{text}  [default: {default}]"
 
 
 def _scenario_settings(game, scenario: Scenario | None):
@@ -52,87 +89,151 @@ def _choose(option, scenario: Scenario | None, key: str, default):
     return default
 
 
+def _jobs(jobs: int | None) -> int:
+    """``--jobs``, all cores when not given; 0 and below are refused."""
+    return _whole(default_jobs() if jobs is None else jobs, "--jobs", 1)
+
+
 def _whole(value, option: str, low: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
         raise UserError(f"{option}: {value!r} is not allowed: give a whole number >= {low}")
     return value
 
 
-@app.command()
+@app.command(
+    epilog=examples(
+        "zoosim run --games 1e5                  # Bluff in Zoo, default lineup, seed 1",
+        "zoosim run --game lucky-lions --players greedy,random --games 250k",
+        "zoosim run --scenario simulations/bluff-short-game.toml --report",
+        "zoosim run --until-ci 0.002            # until every win rate is +-0.2 points",
+        "zoosim run --resume runs/NAME          # continue an interrupted run",
+    )
+)
 def run(
-    game_name: Annotated[str | None, typer.Option("--game", help="Game to simulate.")] = None,
+    game_name: Annotated[
+        str | None,
+        typer.Option(
+            "--game",
+            help=with_default(
+                "Game to simulate (zoosim games lists them).", "bluff, or the scenario's game"
+            ),
+        ),
+    ] = None,
     players: Annotated[
         str | None,
         typer.Option(
             "--players",
-            help="Lineup, seat 1 first, e.g. bayes,bayes,cautious,random or "
-            "bayes:doubt=0.35,bluff=0.2,random*3.",
+            help=with_default(
+                "Lineup, seat 1 first, e.g. bayes,bayes,cautious,random or "
+                "bayes:doubt=0.35,bluff=0.2,random*3.",
+                "the game's default lineup, listed by zoosim games",
+            ),
         ),
     ] = None,
     games: Annotated[
-        str | None, typer.Option("--games", help="Games to play: 1e6, 1_000_000 or 250k.")
+        str | None,
+        typer.Option(
+            "--games",
+            help=with_default(
+                "Games to play: 1e6, 1_000_000 or 250k (deals with --rotate-seats).", "1e6"
+            ),
+        ),
     ] = None,
-    seed: Annotated[int | None, typer.Option("--seed", help="Seed that fixes the run.")] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", help=with_default("Seed that fixes the run.", "1"))
+    ] = None,
     jobs: Annotated[
         int | None,
         typer.Option(
-            "--jobs", help="Parallel workers (default: all cores); results do not depend on it."
+            "--jobs",
+            help=with_default("Parallel workers; results do not depend on it.", "all cores"),
         ),
     ] = None,
     out: Annotated[
         Path | None,
-        typer.Option("--out", help="Run directory to write (default runs/<game>-<time>)."),
+        typer.Option(
+            "--out",
+            help=with_default("Run directory to write.", "runs/<game>-<time>-seed<seed>"),
+        ),
     ] = None,
     scenario_file: Annotated[
         Path | None,
-        typer.Option("--scenario", help="TOML scenario file with [settings] and [run] defaults."),
+        typer.Option(
+            "--scenario",
+            help=with_default(
+                "TOML scenario file with [settings] and [run] defaults.", "the published rules"
+            ),
+        ),
     ] = None,
     backend: Annotated[
         str | None,
-        typer.Option("--backend", help="threads (default), processes, or dask (with --scheduler)."),
+        typer.Option(
+            "--backend",
+            help=with_default("threads, processes, or dask (with --scheduler).", "threads"),
+        ),
     ] = None,
     scheduler: Annotated[
         str | None,
         typer.Option(
             "--scheduler",
-            help="Dask scheduler address for --backend dask, e.g. tcp://10.0.0.5:8786.",
+            help=with_default(
+                "Dask scheduler address for --backend dask, e.g. tcp://10.0.0.5:8786.",
+                "none (needed with --backend dask only)",
+            ),
         ),
     ] = None,
     until_ci: Annotated[
         float | None,
         typer.Option(
             "--until-ci",
-            help="Play batches until every win rate's 95% CI is at "
-            "most this wide on each side (e.g. 0.002), or --max-games is reached.",
+            help=with_default(
+                "Play batches until every win rate's 95% CI is at most this wide on each "
+                "side (e.g. 0.002), or --max-games is reached.",
+                "off: --games decides",
+            ),
         ),
     ] = None,
     max_games: Annotated[
-        str | None, typer.Option("--max-games", help="Cap for --until-ci (default 1e8).")
+        str | None,
+        typer.Option("--max-games", help=with_default("Cap for --until-ci.", "1e8")),
     ] = None,
     batch_size: Annotated[
         int | None,
         typer.Option(
-            "--batch-size", help="Games per batch; part of what fixes the random streams."
+            "--batch-size",
+            help=with_default(
+                "Games per batch; part of what fixes the random streams.", f"{DEFAULT_BATCH_SIZE:_}"
+            ),
         ),
     ] = None,
     rows: Annotated[
         bool | None,
-        typer.Option("--rows/--no-rows", help="Also keep one row per game (Parquet, per batch)."),
+        typer.Option(
+            "--rows/--no-rows",
+            help=with_default("Also keep one row per game (Parquet, per batch).", "no-rows"),
+        ),
     ] = None,
     rotate_seats: Annotated[
         bool | None,
         typer.Option(
             "--rotate-seats/--no-rotate-seats",
-            help="Play every deal once per rotation of the lineup through the seats "
-            "and compare strategies on the same deals.",
+            help=with_default(
+                "Play every deal once per rotation of the lineup through the seats "
+                "and compare strategies on the same deals. --games then counts deals: "
+                "N deals are N x players games.",
+                "no-rotate-seats",
+            ),
         ),
     ] = None,
     resume: Annotated[
         Path | None,
         typer.Option(
             "--resume",
-            help="Continue an interrupted run to RUN_DIR; give only "
-            "--jobs, --backend, --scheduler or --no-progress with it.",
+            help=with_default(
+                "Continue an interrupted run to RUN_DIR; give only "
+                "--jobs, --backend, --scheduler or --no-progress with it.",
+                "a new run",
+            ),
         ),
     ] = None,
     progress: Annotated[
@@ -146,11 +247,14 @@ def run(
         Path | None,
         typer.Option(
             "--report-dir",
-            help="Folder for the report (implies --report; default reports/<run name>).",
+            help=with_default("Folder for the report (implies --report).", "reports/<run name>"),
         ),
     ] = None,
 ) -> None:
-    """Simulate games and write a run directory (manifest.json + Parquet tables)."""
+    """Simulate games and write a run directory (manifest.json + Parquet tables).
+
+    Options not given come from the --scenario file's [run] table, then the defaults.
+    """
     from zooanalysis.simulation import RunRequest, resume_request
 
     if resume is not None:
@@ -174,9 +278,7 @@ def run(
                 "only --jobs, --backend, --scheduler and --no-progress may be given"
             )
         chosen_backend = backend or "threads"
-        request = resume_request(
-            resume, _whole(jobs or default_jobs(), "--jobs", 1), chosen_backend, scheduler
-        )
+        request = resume_request(resume, _jobs(jobs), chosen_backend, scheduler)
         _play_and_report(request, progress, resume=True)
         if make_report or report_dir is not None:
             _write_report(request.out, report_dir)
@@ -287,7 +389,12 @@ def _play_and_report(request, progress: bool, resume: bool = False) -> None:
     typer.echo(f"\nWritten to {target}/ (load with zooanalysis.load_run({str(target)!r}))")
 
 
-@app.command()
+@app.command(
+    epilog=examples(
+        "zoosim tournament --strategies bayes,cautious,aggressive,random --games 1e5",
+        "zoosim tournament --game zoology --strategies bayes,curious --games 2e4",
+    )
+)
 def tournament(
     game_name: Annotated[str, typer.Option("--game", help="Game.")] = "bluff",
     strategies: Annotated[
@@ -295,24 +402,42 @@ def tournament(
         typer.Option(
             "--strategies",
             help="The field, each strategy once, e.g. "
-            "bayes,cautious,aggressive,random or bayes:doubt=0.5,bayes,random.",
+            "bayes,cautious,aggressive,random or bayes:doubt=0.5,bayes,random. Required.",
         ),
     ] = "",
-    games: Annotated[str, typer.Option("--games", help="Games in all: 1e5, 250k ...")] = "1e5",
+    games: Annotated[
+        str,
+        typer.Option(
+            "--games",
+            help="Games in all: 1e5, 250k ..., rounded up to whole lineups; too few for "
+            "every lineup to play 2,000 are refused.",
+        ),
+    ] = "1e5",
     seats: Annotated[
         int | None,
         typer.Option(
             "--seats",
-            help="Players per game (default: the whole field, at most the game's maximum).",
+            help=with_default("Players per game.", "the whole field, at most the game's maximum"),
         ),
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed that fixes the tournament.")] = 1,
-    jobs: Annotated[int | None, typer.Option("--jobs", help="Parallel workers.")] = None,
-    out: Annotated[Path | None, typer.Option("--out", help="Directory to write.")] = None,
-    progress: Annotated[bool, typer.Option("--progress/--no-progress")] = True,
+    jobs: Annotated[
+        int | None,
+        typer.Option("--jobs", help=with_default("Parallel workers.", "all cores")),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            help=with_default("Directory to write.", "runs/tournament-<game>-<time>-seed<seed>"),
+        ),
+    ] = None,
+    progress: Annotated[
+        bool, typer.Option("--progress/--no-progress", help="Show the progress bar.")
+    ] = True,
 ) -> None:
     """Play every strategy against every other in fair seatings and rate them."""
-    from zooanalysis.tournament import TournamentRequest, run_tournament
+    from zooanalysis.tournament import TournamentRequest, run_tournament, tournament_plan
 
     game = get_game(game_name)
     if not strategies:
@@ -351,32 +476,44 @@ def tournament(
         games=total,
         seats=chosen_seats,
         seed=_whole(seed, "--seed", 0),
-        jobs=_whole(jobs or default_jobs(), "--jobs", 1),
+        jobs=_jobs(jobs),
         out=target,
     )
-    with GameProgress(total, f"{game.title} tournament", enabled=progress) as bar:
+    plan = tournament_plan(request)  # refuses too few games before anything is played
+    typer.echo(f"Plan: {plan.describe()}.", err=True)
+    with GameProgress(plan.games, f"{game.title} tournament", enabled=progress) as bar:
         bar.status("playing")
         result = run_tournament(request, on_progress=bar.advance)
     typer.echo(result.summary())
     typer.echo(f"\nWritten to {target}/ (load with zooanalysis.load_run({str(target)!r}))")
 
 
-@app.command()
+@app.command(
+    epilog=examples(
+        "zoosim sweep simulations/sweep-bluff-doubt-vs-points.toml",
+        "zoosim sweep simulations/sweep-lucky-lions-variants.toml --out runs/variants",
+    )
+)
 def sweep(
     sweep_file: Annotated[Path, typer.Argument(help="A sweep file (TOML with a [grid]).")],
     out: Annotated[
         Path | None,
         typer.Option(
             "--out",
-            help="Folder for the cells (default runs/sweep-<file name>); running the "
-            "same sweep again there skips finished cells.",
+            help=with_default(
+                "Folder for the cells; running the same sweep again there skips finished cells.",
+                "runs/sweep-<file name without sweep->",
+            ),
         ),
     ] = None,
-    jobs: Annotated[int | None, typer.Option("--jobs", help="Parallel workers.")] = None,
+    jobs: Annotated[
+        int | None,
+        typer.Option("--jobs", help=with_default("Parallel workers.", "all cores")),
+    ] = None,
     backend: Annotated[str, typer.Option("--backend", help="threads or processes.")] = "threads",
 ) -> None:
     """Run one simulation per cell of a grid of rule settings and strategy parameters."""
-    from zooanalysis.sweep import load_sweep, run_sweep
+    from zooanalysis.sweep import load_sweep, run_sweep, sweep_summary
 
     spec = load_sweep(sweep_file)
     target = out or Path("runs") / f"sweep-{sweep_file.stem.removeprefix('sweep-')}"
@@ -389,34 +526,16 @@ def sweep(
             f"  cell {done}/{total} {values}: {'already done' if reused else 'done'}", err=True
         )
 
-    table = run_sweep(spec, target, _whole(jobs or default_jobs(), "--jobs", 1), backend, report)
-    grid = list(spec.grid)
-    seats = sorted(
-        c.removesuffix("_win_rate")
-        for c in table.columns
-        if c.startswith("seat") and c.endswith("_win_rate")
-    )
-    typer.echo(
-        f"{spec.game.title} sweep {sweep_file.name}: {len(table)} cells x "
-        f"{spec.games:,} games, seed {spec.seed} (the same deals in every cell)"
-    )
-    typer.echo("Win rate by seat, % [95% CI]:")
-    shown = table[grid].copy()
-    for seat in seats:
-        shown[seat] = [
-            f"{100 * r:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]"
-            for r, lo, hi in zip(
-                table[f"{seat}_win_rate"],
-                table[f"{seat}_win_ci_low"],
-                table[f"{seat}_win_ci_high"],
-                strict=True,
-            )
-        ]
-    typer.echo(shown.to_string(index=False))
-    typer.echo(f"\nEvery metric with its CI, one row per cell: {target / 'cells.parquet'}")
+    run_sweep(spec, target, _jobs(jobs), backend, report)
+    typer.echo(sweep_summary(target, sweep_file.name))
 
 
-@app.command()
+@app.command(
+    epilog=examples(
+        "zoosim tune --strategy bayes --against bayes,cautious,random --games 2e5",
+        "zoosim tune --strategy cautious --out runs/tune-cautious",
+    )
+)
 def tune(
     game_name: Annotated[str, typer.Option("--game", help="Game.")] = "bluff",
     strategy: Annotated[str, typer.Option("--strategy", help="The strategy to tune.")] = "bayes",
@@ -424,18 +543,40 @@ def tune(
         str | None,
         typer.Option(
             "--against",
-            help="The fixed lineup of the other seats, e.g. bayes,cautious,random "
-            "(default: the game's default lineup without its first seat).",
+            help=with_default(
+                "The fixed lineup of the other seats, e.g. bayes,cautious,random.",
+                "the game's default lineup without its first seat",
+            ),
         ),
     ] = None,
-    games: Annotated[str, typer.Option("--games", help="Games for the whole search.")] = "2e5",
+    games: Annotated[
+        str,
+        typer.Option(
+            "--games",
+            help="Games for the whole search and the final comparison; too few for every "
+            "candidate to play 200 games in each seat are refused.",
+        ),
+    ] = "2e5",
     seed: Annotated[int, typer.Option("--seed", help="Seed that fixes the search.")] = 1,
-    jobs: Annotated[int | None, typer.Option("--jobs", help="Parallel workers.")] = None,
-    out: Annotated[Path | None, typer.Option("--out", help="Folder to write.")] = None,
+    jobs: Annotated[
+        int | None,
+        typer.Option("--jobs", help=with_default("Parallel workers.", "all cores")),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            help=with_default(
+                "Folder to write the search and the final comparison to "
+                "(search.parquet, final.parquet).",
+                "nothing is written; the result is only printed",
+            ),
+        ),
+    ] = None,
 ) -> None:
     """Search a strategy's parameters for the best response to a fixed lineup."""
     from zooanalysis.storage import check_new_run_path, resumable_directory, write_tables
-    from zooanalysis.tuning import TuneRequest, improvement
+    from zooanalysis.tuning import TuneRequest, improvement, tuning_plan
     from zooanalysis.tuning import tune as run_tune
 
     game = get_game(game_name)
@@ -467,8 +608,10 @@ def tune(
         against=others,
         games=total,
         seed=_whole(seed, "--seed", 0),
-        jobs=_whole(jobs or default_jobs(), "--jobs", 1),
+        jobs=_jobs(jobs),
     )
+    plan = tuning_plan(request)  # refuses too few games before anything is played
+    typer.echo(f"Plan: {plan.describe()}.", err=True)
 
     def report(done: int, rounds: int, alive: int) -> None:
         typer.echo(f"  round {done}/{rounds}: {alive} candidates played", err=True)
@@ -477,7 +620,7 @@ def tune(
     gain = improvement(final)
     typer.echo(
         f"Tuning {strategy} against {', '.join(p.label for p in others)} in {game.title} "
-        f"({total:,} games, the tuned player in every seat in turn, seed {seed}):"
+        f"({plan.total:,} games, the tuned player in every seat in turn, seed {seed}):"
     )
     for name, row in final.iterrows():
         typer.echo(
@@ -496,7 +639,12 @@ def tune(
         typer.echo(f"Written to {out}/ (search.parquet, final.parquet)")
 
 
-@app.command()
+@app.command(
+    epilog=examples(
+        "zoosim strategies --game bluff",
+        "zoosim strategies --game zoology",
+    )
+)
 def strategies(
     game_name: Annotated[
         str, typer.Option("--game", help="Game whose strategies to list.")
@@ -517,14 +665,23 @@ def strategies(
     typer.echo(f"\nDefault lineup: {game.default_lineup}")
 
 
-@app.command()
+@app.command(
+    epilog=examples(
+        "zoosim odds --pile 6",
+        "zoosim odds --pile 1..12 --scenario simulations/bluff-no-actions.toml",
+    )
+)
 def odds(
     game_name: Annotated[str, typer.Option("--game", help="Game.")] = "bluff",
     pile: Annotated[
         str, typer.Option("--pile", help="Pile sizes: a range 1..12, a list 3,5,8 or one size.")
     ] = "1..12",
     scenario_file: Annotated[
-        Path | None, typer.Option("--scenario", help="Scenario file whose deck to use.")
+        Path | None,
+        typer.Option(
+            "--scenario",
+            help=with_default("Scenario file whose deck to use.", "the published rules"),
+        ),
     ] = None,
 ) -> None:
     """Exact chance that a random pile holds at least N animals of the claimed kind."""
@@ -535,17 +692,35 @@ def odds(
     typer.echo(format_odds(table))
 
 
-@app.command()
+@app.command(
+    epilog=examples(
+        "zoosim deck --seed 7",
+        "zoosim deck --seed 7 --toml > simulations/decks/mine.toml",
+    )
+)
 def deck(
     game_name: Annotated[str, typer.Option("--game", help="Game.")] = "lucky-lions",
     seed: Annotated[
-        int | None, typer.Option("--seed", help="Which print of the generated deck.", min=0)
+        int | None,
+        typer.Option(
+            "--seed",
+            help=with_default("Which print of the generated deck.", "the settings' deck_seed, 1"),
+            min=0,
+        ),
     ] = None,
     scenario_file: Annotated[
-        Path | None, typer.Option("--scenario", help="Scenario file whose deck settings to use.")
+        Path | None,
+        typer.Option(
+            "--scenario",
+            help=with_default("Scenario file whose deck settings to use.", "the published rules"),
+        ),
     ] = None,
     as_toml: Annotated[
-        bool, typer.Option("--toml", help="Print an editable deck file instead of a table.")
+        bool,
+        typer.Option(
+            "--toml",
+            help=with_default("Print an editable deck file instead of a table.", "a table"),
+        ),
     ] = False,
 ) -> None:
     """Print a generated deck (or the scenario's deck file) with its exact animal strengths."""
@@ -555,20 +730,30 @@ def deck(
     typer.echo(game.deck_text(settings, seed, as_toml))
 
 
-def format_odds(table, smallest: float = 0.0005) -> str:
-    """An odds table as percentages, every column up to the last that reaches ``smallest``."""
-    import pandas as pd
+TERMINAL_WIDTH = 80
+"""Tables the CLI prints fit a terminal this wide."""
 
+
+def format_odds(table, smallest: float = 0.0005, width: int = TERMINAL_WIDTH) -> str:
+    """An odds table as percentages, every column up to the last that reaches ``smallest``,
+    in blocks of columns that fit ``width`` characters (each block repeats the header)."""
     reachable = [column for column in table.columns if (table[column] >= smallest).any()]
     shown = table.loc[:, : reachable[-1]] if reachable else table
-    text = shown.map(lambda p: f"{100 * p:.1f}%" if p >= smallest or p == 0 else "<0.1%")
-    with pd.option_context("display.width", 10_000, "display.max_columns", None):
-        lines = [
-            "Chance (%) that a random pile of each size (rows) holds at least N animals of",
-            "the claimed kind (columns), counting wild, action and stop cards as in a doubt:",
-            "",
-            text.to_string(),
-        ]
+    corner = "pile \\ N"
+    cell = 7  # " 100.0%"
+    label = max(len(corner), *(len(str(size)) for size in shown.index))
+    per_block = max(1, (width - label) // cell)
+    lines = [
+        "Chance (%) that a random pile of each size (rows) holds at least N animals of",
+        "the claimed kind (columns), counting wild, action and stop cards as in a doubt:",
+    ]
+    columns = list(shown.columns)
+    for start in range(0, len(columns), per_block):
+        block = columns[start : start + per_block]
+        lines += ["", corner.ljust(label) + "".join(f"{c:>{cell}}" for c in block)]
+        for size, row in shown[block].iterrows():
+            cells = "".join(f"{_percent(row[c], smallest):>{cell}}" for c in block)
+            lines.append(f"{size:>{label}}{cells}")
     hidden = len(table.columns) - len(shown.columns)
     if hidden:
         lines.append(
@@ -578,7 +763,17 @@ def format_odds(table, smallest: float = 0.0005) -> str:
     return "\n".join(lines)
 
 
-@app.command()
+def _percent(p: float, smallest: float) -> str:
+    """A chance as ``12.3%``; ``<0.1%`` when it is positive but below ``smallest``."""
+    return f"{100 * p:.1f}%" if p >= smallest or p == 0 else "<0.1%"
+
+
+@app.command(
+    epilog=examples(
+        "zoosim report runs/NAME                # writes reports/NAME/report.html",
+        "zoosim report runs/sweep-bluff-doubt-vs-points -o reports/doubt",
+    )
+)
 def report(
     run_dir: Annotated[Path, typer.Argument(help="A run, tournament or sweep folder.")],
     out: Annotated[
@@ -590,7 +785,11 @@ def report(
     _write_report(run_dir, out)
 
 
-@app.command()
+@app.command(
+    epilog=examples(
+        "zoosim compare runs/rulebook runs/short-game",
+    )
+)
 def compare(
     run_a: Annotated[Path, typer.Argument(help="Run A (e.g. the published rules).")],
     run_b: Annotated[Path, typer.Argument(help="Run B (e.g. a rule change).")],
@@ -605,15 +804,31 @@ def compare(
     typer.echo(f"Comparison: {build_comparison(run_a, run_b, out)}")
 
 
-@app.command()
-def show(run_dir: Annotated[Path, typer.Argument(help="A run directory.")]) -> None:
-    """Print the summary of a saved run."""
+@app.command(
+    epilog=examples(
+        "zoosim show runs/NAME",
+        "zoosim show runs/sweep-bluff-doubt-vs-points",
+    )
+)
+def show(
+    run_dir: Annotated[Path, typer.Argument(help="A run, tournament or sweep folder.")],
+) -> None:
+    """Print the summary of a saved run, tournament or sweep again."""
+    from zooanalysis.sweep import is_sweep_folder, sweep_summary
+
+    if is_sweep_folder(run_dir):
+        typer.echo(sweep_summary(run_dir))
+        return
     from zooanalysis.loading import load_run
 
     typer.echo(load_run(run_dir).summary())
 
 
-@app.command()
+@app.command(
+    epilog=examples(
+        "zoosim games",
+    )
+)
 def games() -> None:
     """List the games zoosim can simulate."""
     for name in game_names():
@@ -642,7 +857,7 @@ def _parse_sizes(text: str, option: str) -> list[int]:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``zoosim`` command; returns the exit code."""
     try:
-        code = app(args=argv, standalone_mode=False)
+        code = app(args=argv, prog_name="zoosim", standalone_mode=False)
     except UserError as error:
         typer.echo(f"zoosim: error: {error}", err=True)
         return EXIT_USER_ERROR
@@ -659,11 +874,23 @@ def main(argv: list[str] | None = None) -> int:
             typer.echo(error.format_message(), err=True)
             return 0
         message = " ".join(error.format_message().split())
-        typer.echo(f"zoosim: error: {message} (see zoosim --help)", err=True)
+        typer.echo(f"zoosim: error: {message} (see {_help_command(error, argv)})", err=True)
         return EXIT_USER_ERROR
     if code == EXIT_INTERRUPTED:  # typer turns Ctrl-C into this exit code
         typer.echo("zoosim: interrupted; nothing was written", err=True)
     return code if isinstance(code, int) else 0
+
+
+def _help_command(error: Exception, argv: list[str] | None) -> str:
+    """``zoosim run --help`` for an error in ``zoosim run``; ``zoosim --help`` otherwise."""
+    context = getattr(error, "ctx", None)
+    path = getattr(context, "command_path", None)
+    if not path or path == "zoosim":  # some parser errors carry no context: read argv
+        words = sys.argv[1:] if argv is None else argv
+        first = next((word for word in words if not word.startswith("-")), None)
+        names = {command.name or command.callback.__name__ for command in app.registered_commands}
+        path = f"zoosim {first}" if first in names else "zoosim"
+    return f"{path} --help"
 
 
 def _is_usage_error(error: Exception) -> bool:

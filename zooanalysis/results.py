@@ -234,7 +234,7 @@ class Run(ResultFolder):
                 f"within +-{target:.2g} percentage points"
             )
         count = (
-            f"{self.games:,} deals x {len(self.lineup)} seatings"
+            f"{self.games:,} deals x {len(self.lineup)} seatings = {self.games_played:,} games"
             if self.rotated
             else f"{self.games:,} games"
         )

@@ -224,3 +224,52 @@ def run_sweep(
     table = pd.concat(rows, ignore_index=True)
     table.to_parquet(out / "cells.parquet", index=False)
     return table
+
+
+def is_sweep_folder(path: Path) -> bool:
+    """Whether ``path`` holds a finished sweep (``sweep.json`` and ``cells.parquet``)."""
+    path = Path(path)
+    return (path / "cells.parquet").is_file() and (path / "sweep.json").is_file()
+
+
+def sweep_summary(folder: Path, name: str | None = None) -> str:
+    """A finished sweep's win rate by seat in every cell, as text (``zoosim sweep`` and
+    ``zoosim show``); ``name`` is what the header calls it (default: the folder's name)."""
+    folder = Path(folder)
+    spec = json.loads((folder / "sweep.json").read_text(encoding="utf-8"))
+    table = pd.read_parquet(folder / "cells.parquet")
+    grid = list(spec["grid"])
+    seats = sorted(
+        (c.removesuffix("_win_rate") for c in table.columns if _is_seat_rate(c)),
+        key=lambda seat: int(seat.removeprefix("seat")),
+    )
+    shown = table[grid].copy()
+    for seat in seats:
+        shown[seat] = [
+            f"{100 * r:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]"
+            for r, lo, hi in zip(
+                table[f"{seat}_win_rate"],
+                table[f"{seat}_win_ci_low"],
+                table[f"{seat}_win_ci_high"],
+                strict=True,
+            )
+        ]
+    return "\n".join(
+        [
+            f"{get_game(spec['game']).title} sweep {name or folder.name}: {len(table)} cells x "
+            f"{spec['games']:,} games, seed {spec['seed']} (the same deals in every cell)",
+            "Win rate by seat, % [95% CI]:",
+            shown.to_string(index=False),
+            "",
+            f"Every metric with its CI, one row per cell: {folder / 'cells.parquet'}",
+        ]
+    )
+
+
+def _is_seat_rate(column: str) -> bool:
+    """``seat3_win_rate`` and the like."""
+    return (
+        column.startswith("seat")
+        and column.endswith("_win_rate")
+        and column.removeprefix("seat").removesuffix("_win_rate").isdigit()
+    )

@@ -30,6 +30,11 @@ MAX_ALL_ORDERS = 24
 """Play every seat order when there are at most this many; otherwise a balanced subset."""
 ELO_SCALE = 400 / math.log(10)
 """Bradley-Terry log-strength to Elo-like points: 400 points = 10:1 odds."""
+MIN_BATCH_SIZE = 200
+"""The smallest batch of deals a tournament plays (one bootstrap cluster)."""
+MIN_BATCHES = 10
+"""Batches of deals every lineup plays at least: the ratings' intervals come from a
+bootstrap over them, which with fewer gives no interval (one batch) or a meaningless one."""
 
 
 def tournament_lineups(
@@ -239,7 +244,45 @@ def batch_size_for(games_each: int) -> int:
     small enough to give the bootstrap some 30 clusters of deals."""
     from zooanalysis.runner import DEFAULT_BATCH_SIZE
 
-    return max(200, min(DEFAULT_BATCH_SIZE, games_each // 32))
+    return max(MIN_BATCH_SIZE, min(DEFAULT_BATCH_SIZE, games_each // 32))
+
+
+@dataclass(frozen=True)
+class TournamentPlan:
+    """What a tournament will actually play: its lineups, the games each plays (the
+    requested games rounded up to whole lineups) and the batch size."""
+
+    orders: list[list[int]]
+    games_each: int
+    batch_size: int
+
+    @property
+    def games(self) -> int:
+        """Games in all."""
+        return self.games_each * len(self.orders)
+
+    def describe(self) -> str:
+        """One line: what will actually be played."""
+        return (
+            f"{len(self.orders)} lineups x {self.games_each:,} games = {self.games:,} games, "
+            f"the same deals for every lineup"
+        )
+
+
+def tournament_plan(request: TournamentRequest) -> TournamentPlan:
+    """The request's lineups and sizes; ``UserError`` when its games are too few for every
+    lineup to play :data:`MIN_BATCHES` batches (the ratings would have no interval)."""
+    orders = tournament_lineups(request.field, request.seats, request.seed)
+    each = games_per_lineup(request.games, len(orders))
+    least = MIN_BATCHES * MIN_BATCH_SIZE
+    if each < least:
+        raise UserError(
+            f"--games: {request.games:,} is too few for this tournament: its "
+            f"{len(orders)} lineups need at least {least:,} games each ({MIN_BATCHES} "
+            f"batches of {MIN_BATCH_SIZE} deals, for the ratings' bootstrap intervals); "
+            f"give --games {least * len(orders):_} or more"
+        )
+    return TournamentPlan(orders, each, batch_size_for(each))
 
 
 def run_tournament(
@@ -252,9 +295,8 @@ def run_tournament(
 
     game = request.game
     labels = [player.label for player in request.field]
-    orders = tournament_lineups(request.field, request.seats, request.seed)
-    each = games_per_lineup(request.games, len(orders))
-    size = batch_size_for(each)
+    plan = tournament_plan(request)
+    orders, each, size = plan.orders, plan.games_each, plan.batch_size
     totals: BatchResult = {}
     # batch j of every lineup plays the same deals: together they are one bootstrap cluster
     clusters: dict[int, tuple[np.ndarray, np.ndarray]] = {}

@@ -20,12 +20,16 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from zooanalysis.errors import UserError
 from zooanalysis.games.base import Game
 from zooanalysis.stats import rate_table, two_proportion_test
 from zooanalysis.strategy_spec import PlayerSpec, StrategyInfo, format_number, parse_player
 
 GRID_POINTS = 5
 RANDOM_CANDIDATES = 24
+MIN_GAMES_PER_SEAT = 200
+"""The fewest games a candidate plays in each seat in a round of the search (and each
+finalist in the final): fewer cannot tell candidates apart."""
 
 
 def candidates(info: StrategyInfo, seed: int) -> list[dict[str, float]]:
@@ -78,6 +82,83 @@ class TuneRequest:
     games: int
     seed: int = 1
     jobs: int = 1
+    min_games_per_seat: int = MIN_GAMES_PER_SEAT
+
+
+@dataclass(frozen=True)
+class TunePlan:
+    """How a search spends its games: per round, the candidates still in and the games each
+    plays in every seat; then the games each finalist plays in every seat."""
+
+    candidates: int
+    seats: int
+    rounds: tuple[tuple[int, int], ...]
+    final_games: int
+
+    @property
+    def total(self) -> int:
+        """Games the search and the final comparison play in all (at most the budget)."""
+        search = sum(alive * games for alive, games in self.rounds) * self.seats
+        return search + 2 * self.final_games * self.seats
+
+    @property
+    def fewest_games(self) -> int:
+        """The fewest games any candidate or finalist plays in one seat."""
+        return min(self.final_games, *(games for _, games in self.rounds))
+
+    def describe(self) -> str:
+        """One line: what will actually be played."""
+        return (
+            f"{self.candidates} candidates over {len(self.rounds)} rounds (the better half "
+            f"goes on; {self.rounds[0][1]:,} to {self.rounds[-1][1]:,} games per seat), then "
+            f"the best and the defaults on fresh deals ({self.final_games:,} games per seat "
+            f"each): {self.total:,} games in all"
+        )
+
+
+def plan_tuning(candidate_count: int, seats: int, games: int) -> TunePlan:
+    """Split ``games`` between the rounds of successive halving and the final comparison;
+    every round gets the same share, divided among the candidates still in."""
+    rounds = max(1, math.ceil(math.log2(candidate_count)))
+    search_budget = games * 3 // 4  # the search's share; the final comparison gets the rest
+    schedule = []
+    alive = candidate_count
+    for _ in range(rounds):
+        schedule.append((alive, search_budget // (rounds * alive * seats)))
+        alive = max(1, math.ceil(alive / 2))
+    final_games = (games - search_budget) // (2 * seats)
+    return TunePlan(candidate_count, seats, tuple(schedule), final_games)
+
+
+def minimum_games(candidate_count: int, seats: int, per_seat: int = MIN_GAMES_PER_SEAT) -> int:
+    """The smallest budget whose plan gives every candidate and finalist at least
+    ``per_seat`` games in every seat."""
+    low, high = 1, 1
+    while plan_tuning(candidate_count, seats, high).fewest_games < per_seat:
+        low, high = high, high * 2
+    while low < high:  # the plan's figures never shrink as the budget grows
+        middle = (low + high) // 2
+        if plan_tuning(candidate_count, seats, middle).fewest_games >= per_seat:
+            high = middle
+        else:
+            low = middle + 1
+    return high
+
+
+def tuning_plan(request: TuneRequest) -> TunePlan:
+    """The request's plan; ``UserError`` when its games are too few to give an answer."""
+    pool = candidates(request.strategy, request.seed)
+    seats = len(request.against) + 1
+    plan = plan_tuning(len(pool), seats, request.games)
+    if plan.fewest_games < request.min_games_per_seat:
+        need = minimum_games(len(pool), seats, request.min_games_per_seat)
+        raise UserError(
+            f"--games: {request.games:,} is too few to tune {request.strategy.name} at a "
+            f"table of {seats}: {len(pool)} candidates over {len(plan.rounds)} rounds need "
+            f"at least {request.min_games_per_seat} games each in every seat; give --games "
+            f"{need:_} or more"
+        )
+    return plan
 
 
 def evaluate(request: TuneRequest, player: PlayerSpec, games: int, seed: int) -> tuple[int, int]:
@@ -111,13 +192,11 @@ def tune(
     """Run the search; returns (every evaluation in the search, the final comparison)."""
     info = request.strategy
     pool = candidates(info, request.seed)
-    rounds = max(1, math.ceil(math.log2(len(pool))))
-    seats = len(request.against) + 1
-    search_budget = request.games * 3 // 4
+    plan = tuning_plan(request)
+    rounds = len(plan.rounds)
     history = []
     alive = list(range(len(pool)))
-    for round_index in range(rounds):
-        games = max(200, search_budget // (rounds * len(alive) * seats))
+    for round_index, (_, games) in enumerate(plan.rounds):
         scores = {}
         for index in alive:
             player = player_with(info, pool[index], request.game.strategies)
@@ -138,7 +217,7 @@ def tune(
         ranked = sorted(alive, key=lambda i: (-scores[i], i))
         alive = ranked[: max(1, math.ceil(len(alive) / 2))]
     best = alive[0]
-    final_games = max(200, (request.games - search_budget) // (2 * seats))
+    final_games = plan.final_games
     final_seed = request.seed + 1_000_003  # fresh deals, not those the search chose on
     final_rows = []
     for name, index in (("default", 0), ("best", best)):

@@ -134,11 +134,35 @@ class Card(NamedTuple):
         return cls(face >> 4, face & 15, copy)
 
     def __str__(self) -> str:
-        from zooanalysis.cards.notation import format_card
-
         return format_card(self.code)
 
 
 def joker(copy: int = 0) -> Card:
     """The joker number ``copy`` (0 = the first) as a ``Card``."""
     return Card(NO_SUIT, 0, copy)
+
+
+RANK_LETTERS = {1: "A", 11: "J", 12: "Q", 13: "K"}
+"""Letters written for ranks 1, 11, 12, 13 (numbers are always accepted too)."""
+
+
+def rank_text(rank: int, numeric: bool = False) -> str:
+    """How a rank is written: ``"7"``, ``"10"``, ``"Q"`` (``"12"`` when ``numeric``)."""
+    if not numeric and rank in RANK_LETTERS:
+        return RANK_LETTERS[rank]
+    return str(rank)
+
+
+def format_card(code: int, numeric: bool = False) -> str:
+    """Text notation of a card code, e.g. ``34 -> "2H"``, ``64 -> "JOKER"``, ``162 -> "2H#2"``.
+
+    ``ValueError`` if ``code`` is not a card code.
+    """
+    if not is_valid_code(code):
+        raise ValueError(
+            f"{code!r} is not a card code: allowed are copy * 128 + face with copy 0-"
+            f"{MAX_COPIES - 1} and face 0-{JOKER}"
+        )
+    face, copy = int(code) & FACE_BITS, int(code) >> COPY_SHIFT
+    name = "JOKER" if face == JOKER else rank_text(face & 15, numeric) + SUIT_LETTERS[face >> 4]
+    return name if copy == 0 else f"{name}#{copy + 1}"

@@ -19,18 +19,15 @@ import re
 from collections.abc import Iterable
 
 from zooanalysis.cards.encoding import (
-    COPY_SHIFT,
     COPY_STRIDE,
-    FACE_BITS,
     JOKER,
     MAX_COPIES,
+    RANK_LETTERS,
     RANK_SLOTS,
     SUIT_LETTERS,
-    is_valid_code,
+    format_card,
 )
 
-RANK_LETTERS = {1: "A", 11: "J", 12: "Q", 13: "K"}
-"""Letters written for ranks 1, 11, 12, 13 (numbers are always accepted too)."""
 _RANK_BY_TEXT = {str(rank): rank for rank in range(RANK_SLOTS)} | {
     letter: rank for rank, letter in RANK_LETTERS.items()
 }
@@ -43,34 +40,12 @@ ALLOWED = (
 )
 
 
-def rank_text(rank: int, numeric: bool = False) -> str:
-    """How a rank is written: ``"7"``, ``"10"``, ``"Q"`` (``"12"`` when ``numeric``)."""
-    if not numeric and rank in RANK_LETTERS:
-        return RANK_LETTERS[rank]
-    return str(rank)
-
-
 def parse_rank(text: str) -> int:
     """The rank written ``text`` (``"7"``, ``"A"`` ...); ``ValueError`` names bad input."""
     key = text.strip().upper() if isinstance(text, str) else None
     if key not in _RANK_BY_TEXT:
         raise ValueError(f"malformed rank {text!r}: allowed are 0-15, or A, J, Q, K")
     return _RANK_BY_TEXT[key]
-
-
-def format_card(code: int, numeric: bool = False) -> str:
-    """Text notation of a card code, e.g. ``34 -> "2H"``, ``64 -> "JOKER"``, ``162 -> "2H#2"``.
-
-    ``ValueError`` if ``code`` is not a card code.
-    """
-    if not is_valid_code(code):
-        raise ValueError(
-            f"{code!r} is not a card code: allowed are copy * 128 + face with copy 0-"
-            f"{MAX_COPIES - 1} and face 0-{JOKER}"
-        )
-    face, copy = int(code) & FACE_BITS, int(code) >> COPY_SHIFT
-    name = "JOKER" if face == JOKER else rank_text(face & 15, numeric) + SUIT_LETTERS[face >> 4]
-    return name if copy == 0 else f"{name}#{copy + 1}"
 
 
 def parse_card(text: str) -> int:

@@ -47,6 +47,8 @@ def write_report(document: ReportDocument, out: Path) -> Path:
     out.parent.mkdir(parents=True, exist_ok=True)
     temporary = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     try:
+        # mkdtemp makes the folder private (0700); the report is meant to be shared
+        os.chmod(temporary, default_folder_mode())
         (temporary / "figures").mkdir()
         (temporary / "tables").mkdir()
         images = _save_figures(document, temporary / "figures")
@@ -61,6 +63,13 @@ def write_report(document: ReportDocument, out: Path) -> Path:
         shutil.rmtree(temporary, ignore_errors=True)
         raise
     return out / "report.html"
+
+
+def default_folder_mode() -> int:
+    """The mode a plain ``mkdir`` would give a new folder: 0777 less the process umask."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o777 & ~mask
 
 
 def findings_table(findings: list[Finding]) -> pd.DataFrame:

@@ -6,4 +6,13 @@ The common files, as in every game (docs/adding-a-game.md): ``rules`` (settings)
 and result tables), ``analysis`` (the run object) and ``report`` (report sections). Helpers:
 ``cards`` (the notation and card types), ``policy_math`` (what a player can work out) and
 ``odds`` (exact odds that a claim holds).
+
+The public counting function, as a doubt counts a pile (text notation of ``cards``)::
+
+    from zooanalysis.games.bluff import count_claimed
+    count_claimed(["fox:1", "wild:2", "action:count1", "mouse:3"], "mouse")   # 2
 """
+
+from zooanalysis.games.bluff.rules import count_claimed
+
+__all__ = ["count_claimed"]

@@ -1,0 +1,361 @@
+"""Bad input, command by command: one clear line, exit code 2, and nothing written.
+
+Every case runs ``zoosim`` in an empty temporary folder holding only the files the case
+needs, and asserts: exit code 2; nothing on stdout; exactly one line on stderr, starting
+``zoosim: error:`` and naming the input (each case lists words the line must hold); no
+traceback; and not a file added, removed or changed in the folder. The cases cover sizes
+that cannot give an answer, usage mistakes, and the kinds of input that already got one
+clear line (malformed counts, unknown names and parameters, TOML errors at every level,
+impossible settings, missing or garbage files), so that they keep doing so.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from zooanalysis import cli
+
+SWEEP = 'game = "bluff"\n[run]\ngames = "100"\n[grid]\n"seat1.doubt" = [0.1, 0.5]\n'
+GARBAGE = bytes(range(256)) * 2
+"""Bytes that are no text file at all."""
+
+CASES = [
+    # --- sizes that cannot give an answer --------------------------------------------------
+    pytest.param(
+        ["sweep", "sweep.toml", "--jobs", "0", "--out", "cells"],
+        {"sweep.toml": SWEEP},
+        ["--jobs", "0", ">= 1"],
+        id="sweep-jobs-0",
+    ),
+    pytest.param(["run", "--jobs", "0"], {}, ["--jobs", "0", ">= 1"], id="run-jobs-0"),
+    pytest.param(
+        ["tournament", "--strategies", "bayes,random", "--jobs", "0"],
+        {},
+        ["--jobs", "0", ">= 1"],
+        id="tournament-jobs-0",
+    ),
+    pytest.param(["tune", "--jobs", "0"], {}, ["--jobs", "0", ">= 1"], id="tune-jobs-0"),
+    pytest.param(
+        ["tune", "--games", "10", "--out", "tuned"],
+        {},
+        ["--games", "10 is too few", "26 candidates", "give --games 138_667 or more"],
+        id="tune-games-10",
+    ),
+    pytest.param(
+        ["tournament", "--strategies", "bayes,cautious,aggressive,random", "--games", "3"],
+        {},
+        ["--games", "3 is too few", "24 lineups", "2,000 games each", "48_000 or more"],
+        id="tournament-games-3",
+    ),
+    pytest.param(
+        ["tournament", "--strategies", "bayes,random", "--games", "3998", "--out", "t"],
+        {},
+        ["--games", "3,998 is too few", "give --games 4_000 or more"],
+        id="tournament-just-too-few",
+    ),
+    # --- usage mistakes: the command's own help ---------------------------------------------
+    pytest.param(["run", "--gams", "5"], {}, ["--gams", "zoosim run --help"], id="unknown-option"),
+    pytest.param(["run", "--games"], {}, ["'--games'", "zoosim run --help"], id="missing-value"),
+    pytest.param(["run", "--seed", "x"], {}, ["'--seed'", "zoosim run --help"], id="seed-type"),
+    pytest.param(
+        ["tournament", "--seats", "many"],
+        {},
+        ["'--seats'", "zoosim tournament --help"],
+        id="seats-type",
+    ),
+    pytest.param(["show"], {}, ["run_dir", "zoosim show --help"], id="missing-argument"),
+    pytest.param(["frob"], {}, ["'frob'", "zoosim --help"], id="unknown-command"),
+    # --- malformed counts -------------------------------------------------------------------
+    pytest.param(["run", "--games", "abc"], {}, ["--games", "'abc'"], id="games-abc"),
+    pytest.param(["run", "--games", "1.5"], {}, ["--games", "'1.5'"], id="games-fraction"),
+    pytest.param(["run", "--games", "-5"], {}, ["--games", "'-5'"], id="games-negative"),
+    pytest.param(["run", "--games", "1e400"], {}, ["--games", "'1e400'", "1e18"], id="games-huge"),
+    pytest.param(
+        ["run", "--until-ci", "0.01", "--max-games", "lots"],
+        {},
+        ["--max-games", "'lots'"],
+        id="max-games",
+    ),
+    pytest.param(
+        ["run", "--until-ci", "2"], {}, ["--until-ci", "2.0", "between 0 and 0.5"], id="until-ci"
+    ),
+    pytest.param(["run", "--batch-size", "0"], {}, ["--batch-size", "0"], id="batch-size"),
+    pytest.param(["run", "--seed", "-1"], {}, ["--seed", "-1"], id="seed-negative"),
+    pytest.param(["odds", "--pile", "x"], {}, ["--pile", "'x'"], id="pile"),
+    pytest.param(
+        ["tournament", "--strategies", "bayes,random", "--games", "x"],
+        {},
+        ["--games", "'x'"],
+        id="tournament-games",
+    ),
+    pytest.param(["tune", "--games", "x"], {}, ["--games", "'x'"], id="tune-games"),
+    # --- unknown names and parameters ---------------------------------------------------------
+    pytest.param(["run", "--game", "chess"], {}, ["--game", "'chess'", "allowed are"], id="game"),
+    pytest.param(["run", "--players", "bayz,random"], {}, ["--players", "'bayz'"], id="strategy"),
+    pytest.param(
+        ["run", "--players", "bayes:doubtt=0.3,random"],
+        {},
+        ["'doubtt'", "doubt, bluff"],
+        id="parameter-name",
+    ),
+    pytest.param(
+        ["run", "--players", "bayes:doubt=2,random"],
+        {},
+        ["doubt=2", "from 0 to 1"],
+        id="parameter-range",
+    ),
+    pytest.param(
+        ["run", "--players", "bayes:doubt=x,random"],
+        {},
+        ["doubt=x", "not a number"],
+        id="parameter-value",
+    ),
+    pytest.param(["run", "--backend", "gpu"], {}, ["--backend", "'gpu'"], id="backend"),
+    pytest.param(["run", "--backend", "dask"], {}, ["--scheduler"], id="dask-no-scheduler"),
+    pytest.param(["strategies", "--game", "chess"], {}, ["'chess'"], id="strategies-game"),
+    pytest.param(["odds", "--game", "zoology"], {}, ["zoology has no odds table"], id="odds"),
+    pytest.param(["deck", "--game", "bluff"], {}, ["bluff has no deck"], id="deck"),
+    pytest.param(
+        ["tournament", "--strategies", "bayz,random"],
+        {},
+        ["--strategies", "'bayz'"],
+        id="tournament-strategy",
+    ),
+    pytest.param(["tune", "--strategy", "bayz"], {}, ["--strategy", "'bayz'"], id="tune-bayz"),
+    pytest.param(["tune", "--strategy", "random"], {}, ["no parameters"], id="tune-random"),
+    pytest.param(["tune", "--against", "bayz"], {}, ["--against", "'bayz'"], id="against"),
+    # --- impossible settings ----------------------------------------------------------------
+    pytest.param(["run", "--players", "bayes"], {}, ["1 player", "2 to 6"], id="one-player"),
+    pytest.param(
+        ["tournament", "--strategies", "bayes,random", "--seats", "9"],
+        {},
+        ["--seats", "9"],
+        id="seats",
+    ),
+    pytest.param(
+        ["run", "--scenario", "hand.toml"],
+        {"hand.toml": "[settings]\nhand_size = 30\n"},
+        ["hand.toml", "'hand_size'", "107"],
+        id="scenario-impossible",
+    ),
+    pytest.param(
+        ["run", "--games", "100", "--until-ci", "0.1"],
+        {},
+        ["--games and --until-ci"],
+        id="games-and-until-ci",
+    ),
+    # --- TOML errors at every level ---------------------------------------------------------
+    pytest.param(
+        ["run", "--scenario", "bad.toml"],
+        {"bad.toml": "[settings\nfoo = \n"},
+        ["bad.toml", "not valid TOML"],
+        id="toml-syntax",
+    ),
+    pytest.param(
+        ["run", "--scenario", "top.toml"],
+        {"top.toml": 'colour = "red"\n'},
+        ["top.toml", "'colour'", "allowed are"],
+        id="toml-top-level",
+    ),
+    pytest.param(
+        ["run", "--scenario", "run.toml"],
+        {"run.toml": "[run]\ngamez = 5\n"},
+        ["run.toml", "'run.gamez'", "allowed are"],
+        id="toml-run-key",
+    ),
+    pytest.param(
+        ["run", "--scenario", "games.toml"],
+        {"games.toml": '[run]\ngames = "abc"\n'},
+        ["--games", "'abc'"],
+        id="toml-run-value",
+    ),
+    pytest.param(
+        ["run", "--scenario", "setting.toml"],
+        {"setting.toml": "[settings]\nfoo = 1\n"},
+        ["setting.toml", "'foo'", "unknown setting"],
+        id="toml-settings-key",
+    ),
+    pytest.param(
+        ["run", "--scenario", "type.toml"],
+        {"type.toml": '[settings]\nhand_size = "five"\n'},
+        ["type.toml", "'hand_size'", "'five'", "whole number"],
+        id="toml-settings-type",
+    ),
+    pytest.param(
+        ["run", "--scenario", "nested.toml"],
+        {"nested.toml": "[settings.deck]\nwild_3 = 2\n"},
+        ["nested.toml", "'deck.wild_3'", "allowed are"],
+        id="toml-nested-key",
+    ),
+    pytest.param(
+        ["run", "--scenario", "uses.toml", "--games", "100"],
+        {
+            "uses.toml": 'game = "lucky-lions"\n[settings]\ndeck = "deck.toml"\n',
+            "deck.toml": '[animals]\nlion = "x"\n',
+        },
+        ["uses.toml", "'animals.lion'", "deck.toml"],
+        id="toml-deck-file-value",
+    ),
+    pytest.param(
+        ["deck", "--scenario", "uses.toml"],
+        {
+            "uses.toml": 'game = "lucky-lions"\n[settings]\ndeck = "deck.toml"\n',
+            "deck.toml": "cycle = 1\n",
+        },
+        ["deck.toml", "'cycle'", "allowed are"],
+        id="toml-deck-file-key",
+    ),
+    pytest.param(
+        ["sweep", "sweep.toml", "--out", "cells"],
+        {"sweep.toml": SWEEP.replace("seat1.doubt", "seat9.doubt")},
+        ["sweep.toml", "'seat9.doubt'", "seat1 to seat4"],
+        id="toml-grid-seat",
+    ),
+    pytest.param(
+        ["sweep", "sweep.toml", "--out", "cells"],
+        {"sweep.toml": SWEEP.replace("[0.1, 0.5]", "[]")},
+        ["sweep.toml", "non-empty list"],
+        id="toml-grid-empty",
+    ),
+    pytest.param(
+        ["sweep", "sweep.toml", "--out", "cells"],
+        {"sweep.toml": SWEEP.replace("seat1.doubt", "seat1.doubtt")},
+        ["sweep.toml", "'doubtt'"],
+        id="toml-grid-parameter",
+    ),
+    pytest.param(
+        ["odds", "--scenario", "bad.toml"],
+        {"bad.toml": "[settings\n"},
+        ["bad.toml", "not valid TOML"],
+        id="toml-odds",
+    ),
+    # --- missing or garbage files ---------------------------------------------------------
+    pytest.param(
+        ["run", "--scenario", "missing.toml"],
+        {},
+        ["--scenario", "'missing.toml'"],
+        id="scenario-missing",
+    ),
+    pytest.param(
+        ["run", "--scenario", "garbage.toml"],
+        {"garbage.toml": GARBAGE},
+        ["garbage.toml", "not a UTF-8 text file"],
+        id="scenario-garbage",
+    ),
+    pytest.param(
+        ["sweep", "garbage.toml"],
+        {"garbage.toml": GARBAGE},
+        ["garbage.toml"],
+        id="sweep-garbage",
+    ),
+    pytest.param(["sweep", "nothere.toml"], {}, ["'nothere.toml'"], id="sweep-missing"),
+    pytest.param(
+        ["run", "--scenario", "uses.toml", "--games", "100"],
+        {"uses.toml": 'game = "lucky-lions"\n[settings]\ndeck = "nope.toml"\n'},
+        ["uses.toml", "'nope.toml'"],
+        id="deck-file-missing",
+    ),
+    pytest.param(["show", "nothere"], {}, ["nothere", "manifest.json"], id="show-missing"),
+    pytest.param(
+        ["show", "empty"],
+        {"empty/notes.txt": "not a run"},
+        ["empty", "manifest.json"],
+        id="show-not-a-run",
+    ),
+    pytest.param(
+        ["show", "run"],
+        {"run/manifest.json": "{not json"},
+        ["run/manifest.json"],
+        id="show-garbage-manifest",
+    ),
+    pytest.param(["report", "nothere"], {}, ["nothere", "not a folder"], id="report-missing"),
+    pytest.param(
+        ["report", "run", "-o", "out"],
+        {"run/manifest.json": "{not json"},
+        ["run/manifest.json"],
+        id="report-garbage-manifest",
+    ),
+    pytest.param(["compare", "a", "b"], {}, ["a", "not a folder"], id="compare-missing"),
+    pytest.param(
+        ["run", "--resume", "nothere"],
+        {},
+        ["--resume", "nothere"],
+        id="resume-missing",
+    ),
+]
+
+
+def write_files(folder: Path, files: dict[str, str | bytes]) -> None:
+    for name, content in files.items():
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+
+
+def snapshot(folder: Path) -> dict[str, bytes | None]:
+    """Every path under ``folder`` with its content (None for folders)."""
+    return {
+        str(path.relative_to(folder)): None if path.is_dir() else path.read_bytes()
+        for path in sorted(folder.rglob("*"))
+    }
+
+
+def assert_one_clear_line(err: str, fragments: list[str]) -> None:
+    assert "Traceback" not in err, err
+    lines = err.splitlines()
+    assert len(lines) == 1, f"expected one line on stderr, got {err!r}"
+    assert lines[0].startswith("zoosim: error: "), lines[0]
+    for fragment in fragments:
+        assert fragment in lines[0], f"{fragment!r} not in {lines[0]!r}"
+
+
+@pytest.mark.parametrize(("args", "files", "fragments"), CASES)
+def test_bad_input_is_one_line_exit_2_and_nothing_written(
+    args: list[str],
+    files: dict[str, str | bytes],
+    fragments: list[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    write_files(tmp_path, files)
+    before = snapshot(tmp_path)
+    code = cli.main(args)
+    captured = capsys.readouterr()
+    assert code == 2, captured
+    assert captured.out == ""
+    assert_one_clear_line(captured.err, fragments)
+    assert snapshot(tmp_path) == before
+
+
+ZOOSIM = Path(sys.executable).with_name("zoosim")
+
+
+@pytest.mark.parametrize(
+    ("args", "fragments"),
+    [
+        (["run", "--gams", "5"], ["--gams", "zoosim run --help"]),
+        (["tune", "--games", "10"], ["--games", "138_667"]),
+        (["run", "--scenario", "missing.toml"], ["missing.toml"]),
+    ],
+    ids=["usage", "size", "file"],
+)
+def test_the_installed_command_says_the_same_in_one_line(
+    args: list[str], fragments: list[str], tmp_path: Path
+) -> None:
+    """The console script, as a user runs it: real exit code and stderr."""
+    done = subprocess.run(
+        [str(ZOOSIM), *args], cwd=tmp_path, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert_one_clear_line(done.stderr, fragments)
+    assert list(tmp_path.iterdir()) == []
