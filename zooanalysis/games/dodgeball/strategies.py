@@ -115,13 +115,14 @@ STRATEGIES: dict[str, StrategyInfo] = {
     "coach": StrategyInfo(
         "coach",
         "Plays as dodger and spends the timeout well: calls it before a trick once its hand "
-        "holds few suits and no All-Star while its bench offers the All-Star or a suit it "
-        "lacks, then trades the high card of its longest suit for it.",
+        "lacks a suit (at most call_suits suits) and holds no All-Star while its bench offers "
+        "the All-Star or a suit it lacks, then trades the high card of its longest suit for "
+        "it.",
         (
             *_DODGER_PARAMS,
-            ParamSpec("call_suits", 2, 0, 4,
-                      "call a timeout when the hand holds at most this many suits",
-                      integer=True),
+            ParamSpec("call_suits", 3, 0, 4,
+                      "call a timeout when the hand holds at most this many suits (3: as "
+                      "soon as a suit is missing)", integer=True),
         ),
     ),
 }
