@@ -90,7 +90,7 @@ from zooanalysis.games.dodgeball.strategies import (
     TIMEOUTS_LEFT,
     TRICK,
     TRICK_INDEX,
-    decide,
+    dodger_decision,
     nth_card,
     random_choice,
 )
@@ -98,9 +98,24 @@ from zooanalysis.rng import seed_game, shuffle
 from zooanalysis.trajectory import LEAD_CHANGE_BINS, SETTLED_BINS
 
 # --- flat settings ---------------------------------------------------------------------------
-(R_TWO_PLAYER, R_HAND, R_DOWN, R_UP, R_BENCH_2P, R_RINGERS, R_ALLSTARS, R_SETUP_BENCH,
- R_SETUP_SWAP, R_TIMEOUTS, R_BRING_BACK, R_MATCH_POINTS, R_ORDER, R_RINGER_BENCH,
- R_EXCHANGE_2P, R_RANKS) = range(16)
+(
+    R_TWO_PLAYER,
+    R_HAND,
+    R_DOWN,
+    R_UP,
+    R_BENCH_2P,
+    R_RINGERS,
+    R_ALLSTARS,
+    R_SETUP_BENCH,
+    R_SETUP_SWAP,
+    R_TIMEOUTS,
+    R_BRING_BACK,
+    R_MATCH_POINTS,
+    R_ORDER,
+    R_RINGER_BENCH,
+    R_EXCHANGE_2P,
+    R_RANKS,
+) = range(16)
 N_RULES = 16
 
 # --- a round's state: card masks (uint64) and numbers (int64) ---------------------------------
@@ -124,8 +139,20 @@ S_POINTS = 10
 N_NUMS = 12
 
 # --- a round's result -------------------------------------------------------------------------
-(O_LOSER, O_REASON, O_POSITION, O_TRICKS, O_HITS, O_BLOCKS, O_CATCHES, O_TIMEOUTS_0,
- O_TIMEOUTS_1, O_ALLSTARS_0, O_ALLSTARS_1, O_STATUS) = range(12)
+(
+    O_LOSER,
+    O_REASON,
+    O_POSITION,
+    O_TRICKS,
+    O_HITS,
+    O_BLOCKS,
+    O_CATCHES,
+    O_TIMEOUTS_0,
+    O_TIMEOUTS_1,
+    O_ALLSTARS_0,
+    O_ALLSTARS_1,
+    O_STATUS,
+) = range(12)
 N_OUT = 12
 
 OK = 0
@@ -234,10 +261,33 @@ def _holds(mask, allstars, card) -> bool:
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _heuristic(kind, seat, code, rules, params, stream, cards, nums, trick, n_played,
-               trick_index, legal, declarable, choices, dummy, dummy_stars, masks, view):
+def _heuristic(
+    kind,
+    seat,
+    code,
+    order,
+    ringers,
+    ranks,
+    params,
+    cards,
+    nums,
+    trick_0,
+    trick_1,
+    trick_2,
+    trick_3,
+    n_played,
+    trick_index,
+    legal,
+    declarable,
+    choices,
+    dummy,
+    dummy_stars,
+    masks,
+    view,
+):
     """A built-in heuristic's decision for ``seat``, from what its player may know
-    (the arrays of ``engine.Observation.arrays``)."""
+    (the arrays of ``engine.Observation.arrays``; few array arguments, see
+    :func:`play_round`)."""
     team = seat & 1
     masks[HAND] = cards[C_HAND + seat]
     masks[LEGAL] = legal
@@ -247,29 +297,47 @@ def _heuristic(kind, seat, code, rules, params, stream, cards, nums, trick, n_pl
     masks[SEEN] = cards[C_SEEN]
     masks[DUMMY] = dummy
     for offset in range(SEATS):
-        view[offset] = _size(cards, nums, (seat + offset) & 3)
+        other = (seat + offset) & 3
+        view[offset] = count_faces(cards[C_HAND + other]) + nums[S_STARS + other]
     view[ALLSTARS] = nums[S_STARS + seat]
     view[BENCH_ALLSTARS] = nums[S_BENCH_STARS + team]
     view[OTHER_BENCH_ALLSTARS] = nums[S_BENCH_STARS + 1 - team]
     view[DUMMY_ALLSTARS] = dummy_stars
     view[N_PLAYED] = n_played
     view[TRICK_INDEX] = trick_index
-    view[ORDER] = rules[R_ORDER]
-    view[RINGERS] = rules[R_RINGERS]
+    view[ORDER] = order
+    view[RINGERS] = ringers
     view[DECLARABLE] = declarable
     view[TIMEOUTS_LEFT] = nums[S_TIMEOUTS + team]
     view[OTHER_TIMEOUTS] = nums[S_TIMEOUTS + 1 - team]
     view[TEAM_POINTS] = nums[S_POINTS + team]
     view[OTHER_POINTS] = nums[S_POINTS + 1 - team]
-    view[RANKS] = rules[R_RANKS]
-    for position in range(SEATS):
-        view[TRICK + position] = trick[position] if position < n_played else -1
-    return decide(kind, code, params[seat % params.shape[0]], masks, view, stream)
+    view[RANKS] = ranks
+    view[TRICK] = trick_0 if n_played > 0 else -1
+    view[TRICK + 1] = trick_1 if n_played > 1 else -1
+    view[TRICK + 2] = trick_2 if n_played > 2 else -1
+    view[TRICK + 3] = trick_3 if n_played > 3 else -1
+    return dodger_decision(code, kind, params[seat % params.shape[0]], masks, view)
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def play_round(rules, codes, params, stream, start, cards, nums, under, seat_events, out,
-               masks, view, trick, spare, spare_nums):
+def play_round(
+    rules,
+    codes,
+    params,
+    stream,
+    start,
+    cards,
+    nums,
+    under,
+    seat_events,
+    out,
+    masks,
+    view,
+    trick,
+    spare,
+    spare_nums,
+):
     """Play one round from dealt cards (``deal_round``): the setup decisions, then tricks
     until a seat cannot play, as ``engine.play_round``, draw for draw.
 
@@ -310,12 +378,46 @@ def play_round(rules, codes, params, stream, start, cards, nums, under, seat_eve
                 card = nth_card(hand, stars, 0)
             else:
                 if code == RANDOM:
-                    card, _ = random_choice(SETUP_BENCH, hand, stars, EMPTY, 0, EMPTY, 0, EMPTY,
-                                            EMPTY, 0, ringers, ranks, stream)
+                    card, _ = random_choice(
+                        SETUP_BENCH,
+                        hand,
+                        stars,
+                        EMPTY,
+                        0,
+                        EMPTY,
+                        0,
+                        EMPTY,
+                        EMPTY,
+                        0,
+                        ringers,
+                        ranks,
+                        stream,
+                    )
                 else:
-                    card, _ = _heuristic(SETUP_BENCH, seat, code, rules, params, stream, cards,
-                                         nums, trick, 0, 0, EMPTY, 0, EMPTY, EMPTY, 0, masks,
-                                         view)
+                    card, _ = _heuristic(
+                        SETUP_BENCH,
+                        seat,
+                        code,
+                        order,
+                        ringers,
+                        ranks,
+                        params,
+                        cards,
+                        nums,
+                        trick[0],
+                        trick[1],
+                        trick[2],
+                        trick[3],
+                        0,
+                        0,
+                        EMPTY,
+                        0,
+                        EMPTY,
+                        EMPTY,
+                        0,
+                        masks,
+                        view,
+                    )
                 if not _holds(hand, stars, card):
                     out[O_STATUS] = ILLEGAL
                     return
@@ -343,12 +445,46 @@ def play_round(rules, codes, params, stream, start, cards, nums, under, seat_eve
                     card = nth_card(hand, stars, 0)
                 else:
                     if code == RANDOM:
-                        card, _ = random_choice(SETUP_PASS, hand, stars, EMPTY, 0, EMPTY, 0,
-                                                EMPTY, EMPTY, 0, ringers, ranks, stream)
+                        card, _ = random_choice(
+                            SETUP_PASS,
+                            hand,
+                            stars,
+                            EMPTY,
+                            0,
+                            EMPTY,
+                            0,
+                            EMPTY,
+                            EMPTY,
+                            0,
+                            ringers,
+                            ranks,
+                            stream,
+                        )
                     else:
-                        card, _ = _heuristic(SETUP_PASS, seat, code, rules, params, stream, cards,
-                                             nums, trick, 0, 0, EMPTY, 0, EMPTY, EMPTY, 0,
-                                             masks, view)
+                        card, _ = _heuristic(
+                            SETUP_PASS,
+                            seat,
+                            code,
+                            order,
+                            ringers,
+                            ranks,
+                            params,
+                            cards,
+                            nums,
+                            trick[0],
+                            trick[1],
+                            trick[2],
+                            trick[3],
+                            0,
+                            0,
+                            EMPTY,
+                            0,
+                            EMPTY,
+                            EMPTY,
+                            0,
+                            masks,
+                            view,
+                        )
                     if not _holds(hand, stars, card):
                         out[O_STATUS] = ILLEGAL
                         return
@@ -367,19 +503,55 @@ def play_round(rules, codes, params, stream, start, cards, nums, under, seat_eve
             spare_nums[seat] = -1
             spare_nums[2 + seat] = -1
             dummy = seat + 2
-            if (rules[R_EXCHANGE_2P] > 0 and _size(cards, nums, seat) > 0
-                    and _size(cards, nums, dummy) > 0):
+            if (
+                rules[R_EXCHANGE_2P] > 0
+                and _size(cards, nums, seat) > 0
+                and _size(cards, nums, dummy) > 0
+            ):
                 code = codes[seat]
                 hand, stars = cards[C_HAND + seat], nums[S_STARS + seat]
                 dummy_hand, dummy_stars = cards[C_HAND + dummy], nums[S_STARS + dummy]
                 if code == RANDOM:
-                    give, take = random_choice(DUMMY_EXCHANGE, hand, stars, EMPTY, 0, EMPTY, 0,
-                                               EMPTY, dummy_hand, dummy_stars, ringers, ranks,
-                                               stream)
+                    give, take = random_choice(
+                        DUMMY_EXCHANGE,
+                        hand,
+                        stars,
+                        EMPTY,
+                        0,
+                        EMPTY,
+                        0,
+                        EMPTY,
+                        dummy_hand,
+                        dummy_stars,
+                        ringers,
+                        ranks,
+                        stream,
+                    )
                 else:
-                    give, take = _heuristic(DUMMY_EXCHANGE, seat, code, rules, params, stream,
-                                            cards, nums, trick, 0, 0, EMPTY, 0, EMPTY,
-                                            dummy_hand, dummy_stars, masks, view)
+                    give, take = _heuristic(
+                        DUMMY_EXCHANGE,
+                        seat,
+                        code,
+                        order,
+                        ringers,
+                        ranks,
+                        params,
+                        cards,
+                        nums,
+                        trick[0],
+                        trick[1],
+                        trick[2],
+                        trick[3],
+                        0,
+                        0,
+                        EMPTY,
+                        0,
+                        EMPTY,
+                        dummy_hand,
+                        dummy_stars,
+                        masks,
+                        view,
+                    )
                 if give >= 0:
                     if not (_holds(hand, stars, give) and _holds(dummy_hand, dummy_stars, take)):
                         out[O_STATUS] = ILLEGAL
@@ -407,12 +579,46 @@ def play_round(rules, codes, params, stream, start, cards, nums, under, seat_eve
                     continue
                 code = codes[caller % players]
                 if code == RANDOM:
-                    call, _ = random_choice(CALL_TIMEOUT, EMPTY, 0, EMPTY, 0, EMPTY, 0, EMPTY,
-                                            EMPTY, 0, ringers, ranks, stream)
+                    call, _ = random_choice(
+                        CALL_TIMEOUT,
+                        EMPTY,
+                        0,
+                        EMPTY,
+                        0,
+                        EMPTY,
+                        0,
+                        EMPTY,
+                        EMPTY,
+                        0,
+                        ringers,
+                        ranks,
+                        stream,
+                    )
                 else:
-                    call, _ = _heuristic(CALL_TIMEOUT, caller, code, rules, params, stream,
-                                         cards, nums, trick, 0, trick_index, EMPTY, 0, EMPTY,
-                                         EMPTY, 0, masks, view)
+                    call, _ = _heuristic(
+                        CALL_TIMEOUT,
+                        caller,
+                        code,
+                        order,
+                        ringers,
+                        ranks,
+                        params,
+                        cards,
+                        nums,
+                        trick[0],
+                        trick[1],
+                        trick[2],
+                        trick[3],
+                        0,
+                        trick_index,
+                        EMPTY,
+                        0,
+                        EMPTY,
+                        EMPTY,
+                        0,
+                        masks,
+                        view,
+                    )
                 if call == 0:
                     continue
                 nums[S_TIMEOUTS + (caller & 1)] -= 1
@@ -428,13 +634,46 @@ def play_round(rules, codes, params, stream, start, cards, nums, under, seat_eve
                     if count_faces(hand) + stars > 0 and count_faces(bench) + bench_stars > 0:
                         code = codes[seat % players]
                         if code == RANDOM:
-                            card, _ = random_choice(TIMEOUT_PLACE, hand, stars, EMPTY, 0, bench,
-                                                    bench_stars, EMPTY, EMPTY, 0, ringers, ranks,
-                                                    stream)
+                            card, _ = random_choice(
+                                TIMEOUT_PLACE,
+                                hand,
+                                stars,
+                                EMPTY,
+                                0,
+                                bench,
+                                bench_stars,
+                                EMPTY,
+                                EMPTY,
+                                0,
+                                ringers,
+                                ranks,
+                                stream,
+                            )
                         else:
-                            card, _ = _heuristic(TIMEOUT_PLACE, seat, code, rules, params, stream,
-                                                 cards, nums, trick, 0, trick_index, EMPTY, 0,
-                                                 EMPTY, EMPTY, 0, masks, view)
+                            card, _ = _heuristic(
+                                TIMEOUT_PLACE,
+                                seat,
+                                code,
+                                order,
+                                ringers,
+                                ranks,
+                                params,
+                                cards,
+                                nums,
+                                trick[0],
+                                trick[1],
+                                trick[2],
+                                trick[3],
+                                0,
+                                trick_index,
+                                EMPTY,
+                                0,
+                                EMPTY,
+                                EMPTY,
+                                0,
+                                masks,
+                                view,
+                            )
                         if card >= 0:
                             if not _holds(hand, stars, card):
                                 out[O_STATUS] = ILLEGAL
@@ -470,14 +709,46 @@ def play_round(rules, codes, params, stream, start, cards, nums, under, seat_eve
                     else:
                         code = codes[seat % players]
                         if code == RANDOM:
-                            take, _ = random_choice(TIMEOUT_TAKE, cards[C_HAND + seat],
-                                                    nums[S_STARS + seat], EMPTY, 0, bench,
-                                                    bench_stars, EMPTY, EMPTY, 0, ringers, ranks,
-                                                    stream)
+                            take, _ = random_choice(
+                                TIMEOUT_TAKE,
+                                cards[C_HAND + seat],
+                                nums[S_STARS + seat],
+                                EMPTY,
+                                0,
+                                bench,
+                                bench_stars,
+                                EMPTY,
+                                EMPTY,
+                                0,
+                                ringers,
+                                ranks,
+                                stream,
+                            )
                         else:
-                            take, _ = _heuristic(TIMEOUT_TAKE, seat, code, rules, params, stream,
-                                                 cards, nums, trick, 0, trick_index, EMPTY, 0,
-                                                 EMPTY, EMPTY, 0, masks, view)
+                            take, _ = _heuristic(
+                                TIMEOUT_TAKE,
+                                seat,
+                                code,
+                                order,
+                                ringers,
+                                ranks,
+                                params,
+                                cards,
+                                nums,
+                                trick[0],
+                                trick[1],
+                                trick[2],
+                                trick[3],
+                                0,
+                                trick_index,
+                                EMPTY,
+                                0,
+                                EMPTY,
+                                EMPTY,
+                                0,
+                                masks,
+                                view,
+                            )
                         if not _holds(bench, bench_stars, take):
                             out[O_STATUS] = ILLEGAL
                             return
@@ -519,16 +790,53 @@ def play_round(rules, codes, params, stream, start, cards, nums, under, seat_eve
             else:
                 code = codes[seat % players]
                 if code == RANDOM:
-                    card, declared = random_choice(PLAY, hand, stars, legal, suits, EMPTY, 0,
-                                                   EMPTY, EMPTY, 0, ringers, ranks, stream)
+                    card, declared = random_choice(
+                        PLAY,
+                        hand,
+                        stars,
+                        legal,
+                        suits,
+                        EMPTY,
+                        0,
+                        EMPTY,
+                        EMPTY,
+                        0,
+                        ringers,
+                        ranks,
+                        stream,
+                    )
                 else:
-                    card, declared = _heuristic(PLAY, seat, code, rules, params, stream, cards,
-                                                nums, trick, position, trick_index, legal,
-                                                suits, EMPTY, EMPTY, 0, masks, view)
+                    card, declared = _heuristic(
+                        PLAY,
+                        seat,
+                        code,
+                        order,
+                        ringers,
+                        ranks,
+                        params,
+                        cards,
+                        nums,
+                        trick[0],
+                        trick[1],
+                        trick[2],
+                        trick[3],
+                        position,
+                        trick_index,
+                        legal,
+                        suits,
+                        EMPTY,
+                        EMPTY,
+                        0,
+                        masks,
+                        view,
+                    )
                 if card == JOKER:
-                    if (jokers == 0 or not 0 <= declared < 64
-                            or not (suits >> (declared >> 4)) & 1
-                            or not (ranks >> (declared & 15)) & 1):
+                    if (
+                        jokers == 0
+                        or not 0 <= declared < 64
+                        or not (suits >> (declared >> 4)) & 1
+                        or not (ranks >> (declared & 15)) & 1
+                    ):
                         out[O_STATUS] = ILLEGAL
                         return
                     out[O_ALLSTARS_0 + (seat & 1)] += 1
@@ -566,12 +874,46 @@ def play_round(rules, codes, params, stream, start, cards, nums, under, seat_eve
             blocker = (leader + latest) & 3
             code = codes[blocker % players]
             if code == RANDOM:
-                choice, _ = random_choice(BLOCK_LEADER, EMPTY, 0, EMPTY, 0, EMPTY, 0, EMPTY,
-                                          EMPTY, 0, ringers, ranks, stream)
+                choice, _ = random_choice(
+                    BLOCK_LEADER,
+                    EMPTY,
+                    0,
+                    EMPTY,
+                    0,
+                    EMPTY,
+                    0,
+                    EMPTY,
+                    EMPTY,
+                    0,
+                    ringers,
+                    ranks,
+                    stream,
+                )
             else:
-                choice, _ = _heuristic(BLOCK_LEADER, blocker, code, rules, params, stream, cards,
-                                       nums, trick, SEATS, trick_index, EMPTY, 0, EMPTY, EMPTY, 0,
-                                       masks, view)
+                choice, _ = _heuristic(
+                    BLOCK_LEADER,
+                    blocker,
+                    code,
+                    order,
+                    ringers,
+                    ranks,
+                    params,
+                    cards,
+                    nums,
+                    trick[0],
+                    trick[1],
+                    trick[2],
+                    trick[3],
+                    SEATS,
+                    trick_index,
+                    EMPTY,
+                    0,
+                    EMPTY,
+                    EMPTY,
+                    0,
+                    masks,
+                    view,
+                )
             if choice != 0 and choice != 1:
                 out[O_STATUS] = ILLEGAL
                 return
@@ -597,12 +939,46 @@ def play_round(rules, codes, params, stream, start, cards, nums, under, seat_eve
                 else:
                     code = codes[bencher % players]
                     if code == RANDOM:
-                        card, _ = random_choice(HIT_BENCH, hand, stars, EMPTY, 0, EMPTY, 0,
-                                                choices, EMPTY, 0, ringers, ranks, stream)
+                        card, _ = random_choice(
+                            HIT_BENCH,
+                            hand,
+                            stars,
+                            EMPTY,
+                            0,
+                            EMPTY,
+                            0,
+                            choices,
+                            EMPTY,
+                            0,
+                            ringers,
+                            ranks,
+                            stream,
+                        )
                     else:
-                        card, _ = _heuristic(HIT_BENCH, bencher, code, rules, params, stream,
-                                             cards, nums, trick, SEATS, trick_index, EMPTY, 0,
-                                             choices, EMPTY, 0, masks, view)
+                        card, _ = _heuristic(
+                            HIT_BENCH,
+                            bencher,
+                            code,
+                            order,
+                            ringers,
+                            ranks,
+                            params,
+                            cards,
+                            nums,
+                            trick[0],
+                            trick[1],
+                            trick[2],
+                            trick[3],
+                            SEATS,
+                            trick_index,
+                            EMPTY,
+                            0,
+                            choices,
+                            EMPTY,
+                            0,
+                            masks,
+                            view,
+                        )
                     if not _holds(choices, 0, card):
                         out[O_STATUS] = ILLEGAL
                         return
@@ -620,14 +996,46 @@ def play_round(rules, codes, params, stream, start, cards, nums, under, seat_eve
             if rules[R_BRING_BACK] != 0 and count_faces(bench) + bench_stars > 0:
                 code = codes[catcher % players]
                 if code == RANDOM:
-                    card, receiver = random_choice(BRING_BACK, cards[C_HAND + catcher],
-                                                   nums[S_STARS + catcher], EMPTY, 0, bench,
-                                                   bench_stars, EMPTY, EMPTY, 0, ringers, ranks,
-                                                   stream)
+                    card, receiver = random_choice(
+                        BRING_BACK,
+                        cards[C_HAND + catcher],
+                        nums[S_STARS + catcher],
+                        EMPTY,
+                        0,
+                        bench,
+                        bench_stars,
+                        EMPTY,
+                        EMPTY,
+                        0,
+                        ringers,
+                        ranks,
+                        stream,
+                    )
                 else:
-                    card, receiver = _heuristic(BRING_BACK, catcher, code, rules, params, stream,
-                                                cards, nums, trick, SEATS, trick_index, EMPTY, 0,
-                                                EMPTY, EMPTY, 0, masks, view)
+                    card, receiver = _heuristic(
+                        BRING_BACK,
+                        catcher,
+                        code,
+                        order,
+                        ringers,
+                        ranks,
+                        params,
+                        cards,
+                        nums,
+                        trick[0],
+                        trick[1],
+                        trick[2],
+                        trick[3],
+                        SEATS,
+                        trick_index,
+                        EMPTY,
+                        0,
+                        EMPTY,
+                        EMPTY,
+                        0,
+                        masks,
+                        view,
+                    )
                 if not _holds(bench, bench_stars, card) or not (receiver == 0 or receiver == 1):
                     out[O_STATUS] = ILLEGAL
                     return
@@ -704,25 +1112,72 @@ def play_batch(
     strategy made an illegal choice (a bug, never a user error)."""
     rows = rows or new_rows(0, codes.shape[0])
     status = _play_batch(
-        rules, template, codes, params, np.uint64(batch_seed), np.int64(first_game),
-        n_games, totals["games"], totals["wins"], totals["sole_wins"], totals["points_sum"],
-        totals["points_squares"], totals["team_wins"], totals["rounds_hist"],
-        totals["match_tricks_hist"], totals["round_ends"], totals["hits_hist"],
-        totals["blocks_hist"], totals["catches_hist"], totals["seat_events"],
-        totals["timeout_rounds"], totals["allstar_rounds"], totals["round_starts"],
-        totals["lead_changes_hist"], totals["settled_hist"], rows["row_points"],
-        rows["row_rounds"], rows["row_tricks"], rows["row_winner"],
+        rules,
+        template,
+        codes,
+        params,
+        np.uint64(batch_seed),
+        np.int64(first_game),
+        n_games,
+        totals["games"],
+        totals["wins"],
+        totals["sole_wins"],
+        totals["points_sum"],
+        totals["points_squares"],
+        totals["team_wins"],
+        totals["rounds_hist"],
+        totals["match_tricks_hist"],
+        totals["round_ends"],
+        totals["hits_hist"],
+        totals["blocks_hist"],
+        totals["catches_hist"],
+        totals["seat_events"],
+        totals["timeout_rounds"],
+        totals["allstar_rounds"],
+        totals["round_starts"],
+        totals["lead_changes_hist"],
+        totals["settled_hist"],
+        rows["row_points"],
+        rows["row_rounds"],
+        rows["row_tricks"],
+        rows["row_winner"],
     )
     if status != OK:
         raise RuntimeError("kernel stopped: a strategy made an illegal choice")
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _play_batch(rules, template, codes, params, batch_seed, first_game, n_games, games,
-                wins, sole_wins, points_sum, points_squares, team_wins, rounds_hist,
-                match_tricks_hist, round_ends, hits_hist, blocks_hist, catches_hist,
-                seat_events, timeout_rounds, allstar_rounds, round_starts, lead_changes_hist,
-                settled_hist, row_points, row_rounds, row_tricks, row_winner):
+def _play_batch(
+    rules,
+    template,
+    codes,
+    params,
+    batch_seed,
+    first_game,
+    n_games,
+    games,
+    wins,
+    sole_wins,
+    points_sum,
+    points_squares,
+    team_wins,
+    rounds_hist,
+    match_tricks_hist,
+    round_ends,
+    hits_hist,
+    blocks_hist,
+    catches_hist,
+    seat_events,
+    timeout_rounds,
+    allstar_rounds,
+    round_starts,
+    lead_changes_hist,
+    settled_hist,
+    row_points,
+    row_rounds,
+    row_tricks,
+    row_winner,
+):
     players = codes.shape[0]
     write_rows = row_rounds.shape[0] > 0
     stream = np.empty(1, dtype=np.uint64)
@@ -751,16 +1206,33 @@ def _play_batch(rules, template, codes, params, batch_seed, first_game, n_games,
         last_leader, lead_changes = -1, 0
         streak_leader, streak_start = -2, 0
         while True:
-            deal_round(rules, deck, template, ringer_deck, ringer_template, stream, cards, nums,
-                       under)
-            play_round(rules, codes, params, stream, start, cards, nums, under,
-                       seat_events, out, masks, view, trick, spare, spare_nums)
+            deal_round(
+                rules, deck, template, ringer_deck, ringer_template, stream, cards, nums, under
+            )
+            play_round(
+                rules,
+                codes,
+                params,
+                stream,
+                start,
+                cards,
+                nums,
+                under,
+                seat_events,
+                out,
+                masks,
+                view,
+                trick,
+                spare,
+                spare_nums,
+            )
             if out[O_STATUS] != OK:
                 return ILLEGAL
             loser = out[O_LOSER]
             winner = 1 - (loser & 1)
-            round_ends[loser, out[O_REASON], out[O_POSITION],
-                       min(out[O_TRICKS], TRICK_BINS - 1)] += 1
+            round_ends[
+                loser, out[O_REASON], out[O_POSITION], min(out[O_TRICKS], TRICK_BINS - 1)
+            ] += 1
             hits_hist[min(out[O_HITS], EVENT_BINS - 1)] += 1
             blocks_hist[min(out[O_BLOCKS], EVENT_BINS - 1)] += 1
             catches_hist[min(out[O_CATCHES], EVENT_BINS - 1)] += 1

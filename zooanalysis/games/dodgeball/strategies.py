@@ -299,16 +299,18 @@ def random_decision(kind, masks, view, stream):
 
 
 # --- dodger and coach -----------------------------------------------------------------------
+# The helpers take scalars only: numba increfs every array argument of every call, and the
+# play scoring runs once per legal card.
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _trick_state(view):
+def _trick_state(n, order, first, second, third):
     """(strongest strength so far or -1, whether the acting team holds it, whether the
-    other team holds it)."""
-    n, order = view[N_PLAYED], view[ORDER]
+    other team holds it), from the ``n`` faces already in the trick."""
     best, ours, theirs = -1, False, False
     for position in range(n):
-        value = face_strength(order, view[TRICK + position])
+        face = first if position == 0 else (second if position == 1 else third)
+        value = face_strength(order, face)
         same_team = (position & 1) == (n & 1)
         if value > best:
             best, ours, theirs = value, same_team, not same_team
@@ -321,53 +323,50 @@ def _trick_state(view):
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _play_score(params, hand, view, declared, best, ours, theirs):
-    """A dodger's score for playing ``declared`` now (higher is better)."""
-    n = view[N_PLAYED]
-    certainty = (n + 1) / 4.0
-    value = face_strength(view[ORDER], declared)
+def _play_score(value, best, ours, theirs, certainty, hit_cost, catch_bonus, block_bonus):
+    """A dodger's score for playing a card of strength ``value`` now (higher is better)."""
     score = -float(value)
     if value > best:
-        score -= params[P_HIT] * certainty
+        score -= hit_cost * certainty
     elif value == best:
         if theirs:
-            score += params[P_CATCH] * certainty
+            score += catch_bonus * certainty
         elif ours:
-            score += params[P_BLOCK] * certainty
+            score += block_bonus * certainty
     return score
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _dodger_play(params, masks, view):
-    hand, legal, order = masks[HAND], masks[LEGAL], view[ORDER]
-    best, ours, theirs = _trick_state(view)
+def _dodger_play(hand, legal, allstars, declarable, ranks, ringers, order, n, first, second,
+                 third, keep, hit_cost, catch_bonus, block_bonus, allstar_too):
+    best, ours, theirs = _trick_state(n, order, first, second, third)
+    certainty = (n + 1) / 4.0
     chosen, declared_as, chosen_score = -1, -1, -1e300
     m = legal
     while m != EMPTY:
         face = lowest_face(m)
         m &= m - np.uint64(1)
-        keep_penalty = params[P_KEEP] if _suit_size(hand, face >> 4) == 1 else 0.0
-        score = _play_score(params, hand, view, face, best, ours, theirs) - keep_penalty
+        keep_penalty = keep if _suit_size(hand, face >> 4) == 1 else 0.0
+        score = _play_score(face_strength(order, face), best, ours, theirs, certainty,
+                            hit_cost, catch_bonus, block_bonus) - keep_penalty
         if score > chosen_score:
             chosen, declared_as, chosen_score = face, face, score
-        if view[RINGERS] != 0 and face & 15 == 0:
+        if ringers != 0 and face & 15 == 0:
             high = face + 14
-            score = _play_score(params, hand, view, high, best, ours, theirs) - keep_penalty
+            score = _play_score(face_strength(order, high), best, ours, theirs, certainty,
+                                hit_cost, catch_bonus, block_bonus) - keep_penalty
             if score > chosen_score:
                 chosen, declared_as, chosen_score = face, high, score
-    suits = view[DECLARABLE]
-    if view[ALLSTARS] == 0 or suits == 0:
+    if allstars == 0 or declarable == 0:
         return chosen, declared_as
-    suit = nth_suit(suits, 0)
-    last = view[N_PLAYED] == 3
-    ranks = view[RANKS]
-    if best >= 0 and last and (theirs or ours):
+    suit = nth_suit(declarable, 0)
+    if best >= 0 and n == 3 and (theirs or ours):
         match = -1
         for rank in range(16):
             if ranks >> rank & 1 and face_strength(order, rank) == best:
                 match = rank
-        worth = -float(best) + (params[P_CATCH] if theirs else params[P_BLOCK])
-        if match >= 0 and (chosen < 0 or (params[P_ALLSTAR] >= 1 and worth > chosen_score)):
+        worth = -float(best) + (catch_bonus if theirs else block_bonus)
+        if match >= 0 and (chosen < 0 or (allstar_too >= 1 and worth > chosen_score)):
             return JOKER, suit * 16 + match
     if chosen >= 0:
         return chosen, declared_as
@@ -400,8 +399,15 @@ def _best_take(hand, bench, bench_allstars, order) -> int:
 
 @njit(cache=True, nogil=True, error_model="numpy")
 def dodger_decision(code, kind, params, masks, view):
-    """``dodger`` (and ``coach``, which adds calling timeouts): deterministic."""
+    """``dodger`` (and ``coach``, which adds calling timeouts): deterministic. Everything
+    is read from the arrays once, here."""
     hand, allstars, order = masks[HAND], view[ALLSTARS], view[ORDER]
+    if kind == PLAY:
+        return _dodger_play(
+            hand, masks[LEGAL], allstars, view[DECLARABLE], view[RANKS], view[RINGERS], order,
+            view[N_PLAYED], view[TRICK], view[TRICK + 1], view[TRICK + 2], params[P_KEEP],
+            params[P_HIT], params[P_CATCH], params[P_BLOCK], params[P_ALLSTAR],
+        )
     if kind == SETUP_BENCH or kind == SETUP_PASS:
         suit = _longest_suit(hand)
         if suit < 0:
@@ -413,26 +419,22 @@ def dodger_decision(code, kind, params, masks, view):
         if give < 0 or take == EMPTY or _suit_size(hand, give >> 4) < 3:
             return -1, -1
         return give, _extreme_of(take, order, False)
+    bench, bench_allstars = masks[BENCH], view[BENCH_ALLSTARS]
     if kind == CALL_TIMEOUT:
-        if code != COACH or view[ALLSTARS] > 0:
+        if code != COACH or allstars > 0:
             return 0, -1
         few = count_faces(np.uint64(suits_held(hand))) <= params[P_CALL_SUITS]
-        useful = _useful_bench(hand, allstars, masks[BENCH], view[BENCH_ALLSTARS])
+        useful = _useful_bench(hand, allstars, bench, bench_allstars)
         return (1 if few and useful and _worst_hand_card(hand, order) >= 0 else 0), -1
     if kind == TIMEOUT_PLACE:
-        if params[P_EXCHANGE] < 1 or not _useful_bench(
-            hand, allstars, masks[BENCH], view[BENCH_ALLSTARS]
-        ):
+        if params[P_EXCHANGE] < 1 or not _useful_bench(hand, allstars, bench, bench_allstars):
             return -1, -1
         return _worst_hand_card(hand, order), -1
     if kind == TIMEOUT_TAKE:
-        return _best_take(hand, masks[BENCH], view[BENCH_ALLSTARS], order), -1
-    if kind == PLAY:
-        return _dodger_play(params, masks, view)
+        return _best_take(hand, bench, bench_allstars, order), -1
     if kind == HIT_BENCH:
-        choices = masks[CHOICES]
         chosen, chosen_size, chosen_value = -1, -1, -1
-        m = choices
+        m = masks[CHOICES]
         while m != EMPTY:
             face = lowest_face(m)
             m &= m - np.uint64(1)
@@ -445,8 +447,7 @@ def dodger_decision(code, kind, params, masks, view):
         return (0 if view[SIZE_SELF] <= view[SIZE_PARTNER] else 1), -1
     # BRING_BACK
     to_partner = 1 if view[SIZE_PARTNER] < view[SIZE_SELF] else 0
-    bench = masks[BENCH]
-    if view[BENCH_ALLSTARS] > 0:
+    if bench_allstars > 0:
         return JOKER, to_partner
     if to_partner == 0:
         return _best_take(hand, bench, 0, order), 0
