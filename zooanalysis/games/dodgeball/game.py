@@ -11,7 +11,7 @@ import pandas as pd
 from zooanalysis.count_tables import histogram, nonzero_cells, seat_table
 from zooanalysis.games.base import BatchResult, Game
 from zooanalysis.games.dodgeball.batch import DodgeballBatch, make_batch
-from zooanalysis.games.dodgeball.counts import SEAT_EVENTS, TRICK_BINS
+from zooanalysis.games.dodgeball.counts import SEAT_EVENTS
 from zooanalysis.games.dodgeball.rules import (
     END_REASONS,
     MAX_PLAYERS,
@@ -157,9 +157,5 @@ def _won_lost(counts: np.ndarray, used: str) -> pd.DataFrame:
         }
     )
     return table[(table["rounds_won"] + table["rounds_lost"]) > 0].reset_index(drop=True)
-
-
-TRICKS_TOP = TRICK_BINS - 1
-"""Tricks per round in ``round_ends`` top out at this bin (that many or more)."""
 
 GAME = DodgeballGame()

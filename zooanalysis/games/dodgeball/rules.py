@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from zooanalysis.cards.bits import count_faces, faces_in, mask_of
+from zooanalysis.cards.bits import faces_in, mask_of
 from zooanalysis.cards.deck import STANDARD_RANKS, parse_ranks
 from zooanalysis.cards.encoding import N_SUITS, RANK_SLOTS
 from zooanalysis.cards.orders import ACES_HIGH, NUMERIC, STRENGTH, UP, weakest_of_each_suit
@@ -233,11 +233,6 @@ def validate(settings: DodgeballSettings) -> None:
             )
 
 
-def ranks_from_names(ranks: Sequence[int]) -> tuple[int, ...]:
-    """The ranks as a sorted tuple (for notebooks: ``DodgeballSettings(ranks=...)``)."""
-    return tuple(sorted(set(int(rank) for rank in ranks)))
-
-
 # --- the rules both engines share, in plain Python -------------------------------------------
 
 
@@ -298,11 +293,6 @@ def bench_choices(hand_faces: int, settings: DodgeballSettings) -> list[int]:
     return faces_in(np.uint64(allowed))
 
 
-def suit_count(mask: int) -> int:
-    """How many suits a face mask holds."""
-    return sum(1 for suit in range(N_SUITS) if int(mask) >> (16 * suit) & 0xFFFF)
-
-
 # --- the Match Point card ----------------------------------------------------------------------
 
 IN_BOX, ONE_POINT, SUDDEN_DEATH = 0, 1, 2
@@ -347,7 +337,3 @@ def mask_from_faces(faces: Sequence[int]) -> int:
     """A face mask as a Python int (plain Python helper)."""
     return int(mask_of(faces))
 
-
-def faces_count(mask: int) -> int:
-    """How many faces a mask holds."""
-    return int(count_faces(np.uint64(mask)))
