@@ -11,7 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from batch_helpers import assert_chunks_make_the_batch, split_rows
+from batch_helpers import (
+    assert_chunks_make_the_batch,
+    assert_outcome_counts_agree,
+    split_rows,
+)
 
 from zooanalysis.games.dodgeball import engine
 from zooanalysis.games.dodgeball.batch import make_batch, play_batch_reference
@@ -84,6 +88,11 @@ def test_kernel_equals_reference_engine(rules, lineup, seed, games) -> None:
         np.testing.assert_array_equal(kernel_rows[key], value, err_msg=key)
     assert totals["games"][0] == games
     assert totals["round_ends"].sum() == rows["row_rounds"].sum()
+    assert_outcome_counts_agree(totals, rules.players)
+    winners = 2 if rules.players == 4 else 1
+    assert totals["win_ties"][:, winners].sum() == winners * games, "partners share a win"
+    margins = np.nonzero(totals["margins"])[0]
+    assert set(margins) <= set(range(1, rules.match_points + 1)), "margins are in rounds"
 
 
 def test_the_cases_reach_the_rare_branches() -> None:

@@ -48,7 +48,8 @@ def test_registered_with_its_strategies(capsys) -> None:
 def test_counts_add_up(base_run: DodgeballRun) -> None:
     seats = base_run.table("seats")
     assert (seats["games"] == GAMES).all()
-    assert (seats["wins"] == seats["sole_wins"]).all(), "a match is never shared"
+    assert (seats["sole_wins"] == 0).all(), "with 4 players the partners share every win"
+    assert np.allclose(seats["share_sum"], seats["wins"] / 2)
     assert seats["wins"][0] == seats["wins"][2] and seats["wins"][1] == seats["wins"][3]
     assert seats["wins"][0] + seats["wins"][1] == GAMES, "one team wins every match"
     teams = base_run.table("teams")
@@ -99,13 +100,15 @@ def test_analyses_carry_intervals(base_run: DodgeballRun) -> None:
     start = base_run.start_balance(by_round=True)
     assert start.loc[1, "n"] == GAMES, "round 1 of every match"
     rates = base_run.win_rates("seat")
-    assert (rates["fair_share"] == 0.5).all()
+    assert (rates["fair_share"] == 0.25).all(), "a partner's half of a team's fair half"
+    assert rates["share"].sum() == pytest.approx(1.0)
+    assert rates.loc[1, "won_or_shared"] + rates.loc[2, "won_or_shared"] == pytest.approx(1.0)
     metrics = base_run.metrics()
     assert metrics["team1_win_n"] == GAMES
     assert {"timeout_called_round_win_rate", "allstar_played_round_win_rate",
             "start_team_round_win_rate", "hits_per_round_mean"} <= set(metrics)
     summary = base_run.summary()
-    for text in ("Match win rate by team", "How rounds end", "fair share 50.0%",
+    for text in ("Match win rate by team", "How rounds end", "fair share 25.0%",
                  "Start player's team"):
         assert text in summary
     assert "±" not in summary
@@ -137,7 +140,10 @@ def test_rows_agree_with_the_counts(tmp_path: Path) -> None:
 def test_two_player_runs_name_the_dummies(tmp_path: Path) -> None:
     run = zooanalysis.load_run(dodge_run(tmp_path / "two", "--games", 400,
                                          "--scenario", SIMULATIONS / "dodgeball-two-players.toml"))
-    assert run.players == 2 and run.winners_per_game == 1
+    assert run.players == 2
+    seats = run.table("seats")
+    assert (seats["sole_wins"] == seats["wins"]).all(), "with 2 players a win is won alone"
+    assert run.win_rates("seat")["fair_share"].eq(0.5).all()
     names = run.round_endings("seat")["name"].tolist()
     assert set(names) <= {"player 1", "player 2", "player 1's dummy", "player 2's dummy"}
     assert run.team_win_rates().reset_index()["name"].tolist() == [
@@ -164,10 +170,10 @@ def test_report_states_the_runs_own_numbers(base_run, tmp_path: Path) -> None:
     assert np.isclose(findings.loc["timeout_value", "value"], timeout["rate"])
     start = base_run.start_balance().iloc[0]
     assert np.isclose(findings.loc["start_team_round_win", "value"], start["rate"])
-    assert findings.loc["tie", "value"] == 0, "a team's win is not a shared win"
     balance = pd.read_csv(out / "tables" / "balance_metrics.csv").set_index("metric")
-    first = base_run.win_rates("seat").loc[0]
-    assert np.isclose(balance.loc["first_player_advantage", "value"], first["rate"] - 0.5)
+    assert balance.loc["tie", "value"] == 1, "4 players: the partners share every win"
+    first = base_run.win_rates("seat").loc[1]
+    assert np.isclose(balance.loc["first_player_advantage", "value"], first["share"] - 0.25)
     for name in ("round_endings", "tricks_per_round", "events_per_round", "use_value",
                  "team_balance"):
         assert (out / "figures" / f"{name}.png").is_file()

@@ -29,13 +29,13 @@ def interrupt_after(batches: int, monkeypatch: pytest.MonkeyPatch) -> None:
     finished: list[int] = []
     original = simulation.run_simulation
 
-    def run_simulation(request, on_progress=None, resume=False):
+    def run_simulation(request, on_progress=None, resume=False, **options):
         def progress(games: int) -> None:
             finished.append(games)
             if len(finished) == batches:
                 raise KeyboardInterrupt
 
-        return original(request, on_progress=progress, resume=resume)
+        return original(request, on_progress=progress, resume=resume, **options)
 
     monkeypatch.setattr(simulation, "run_simulation", run_simulation)
 

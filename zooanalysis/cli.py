@@ -6,7 +6,10 @@ interrupted run prints one line, writes nothing and exits with code 130.
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
+from contextlib import ExitStack, contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated
@@ -278,8 +281,16 @@ def run(
                 "only --jobs, --backend, --scheduler and --no-progress may be given"
             )
         chosen_backend = backend or "threads"
-        request = resume_request(resume, _jobs(jobs), chosen_backend, scheduler)
-        _play_and_report(request, progress, resume=True)
+        chosen_jobs = _jobs(jobs)
+        if make_report or report_dir is not None:  # refuse a bad report folder before playing
+            from zooanalysis.report.build import check_report_target, default_report_folder
+
+            check_report_target(report_dir or default_report_folder(resume))
+        from zooanalysis.storage import reserve_output
+
+        with reserve_output(resume, option="--resume", resume=True) as folder:
+            request = resume_request(resume, chosen_jobs, chosen_backend, scheduler)
+            _play_and_report(request, progress, folder)
         if make_report or report_dir is not None:
             _write_report(request.out, report_dir)
         return
@@ -338,6 +349,7 @@ def run(
     rotate = bool(_choose(rotate_seats, scenario, "rotate_seats", False))
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     target = Path(_choose(out, scenario, "out", f"runs/{game.name}-{stamp}-seed{chosen_seed}"))
+    named = out is not None or (scenario is not None and "out" in scenario.run)
 
     request = RunRequest(
         game=game,
@@ -356,16 +368,18 @@ def run(
         scenario=str(scenario.path) if scenario else None,
         command=sys.argv,
     )
-    from zooanalysis.storage import check_run_can_start
-
-    check_run_can_start(target)
     if make_report or report_dir is not None:  # refuse a bad report folder before playing
         from zooanalysis.report.build import check_report_target, default_report_folder
 
         check_report_target(report_dir or default_report_folder(target))
-    _play_and_report(request, progress)
+    from zooanalysis.storage import reserve_output
+
+    # the folder is reserved (locked, created) before any work; a default name that is
+    # taken (two runs in one second) becomes NAME-2, NAME-3 ...
+    with reserve_output(target, option="--out", unique=not named) as folder:
+        _play_and_report(request, progress, folder)
     if make_report or report_dir is not None:
-        _write_report(target, report_dir)
+        _write_report(request.out, report_dir)
 
 
 def _write_report(source: Path, out: Path | None) -> None:
@@ -375,15 +389,23 @@ def _write_report(source: Path, out: Path | None) -> None:
     typer.echo(f"Report: {build_report(source, out)}")
 
 
-def _play_and_report(request, progress: bool, resume: bool = False) -> None:
-    """Play a run with a progress bar, then print its summary and where it was written."""
+def _play_and_report(request, progress: bool, folder) -> None:
+    """Play a run into its reserved folder with a progress bar, then print its summary and
+    where it was written."""
     from zooanalysis.simulation import run_simulation, warm_up
 
-    with GameProgress(request.games, request.game.title, enabled=progress) as bar:
+    total = None if request.until_ci is not None else request.games  # --until-ci: estimated
+    with GameProgress(total, request.game.title, enabled=progress) as bar:
         bar.status("compiling")
         warm_up(request)
         bar.status("playing")
-        result = run_simulation(request, on_progress=bar.advance, resume=resume)
+        result = run_simulation(
+            request,
+            on_progress=bar.advance,
+            folder=folder,
+            on_start=bar.start_at,
+            on_estimate=bar.retarget,
+        )
     target = request.out
     typer.echo(result.summary())
     typer.echo(f"\nWritten to {target}/ (load with zooanalysis.load_run({str(target)!r}))")
@@ -466,9 +488,13 @@ def tournament(
     total = parse_count(games, "--games")
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     target = out or Path(f"runs/tournament-{game.name}-{stamp}-seed{seed}")
-    from zooanalysis.storage import check_new_run_path
+    from zooanalysis.storage import check_can_create, check_new_run_path
 
-    check_new_run_path(target)
+    # before the progress bar; the folder itself is reserved before the first game
+    if out is not None:
+        check_new_run_path(target)
+    else:
+        check_can_create(target, "--out")
     request = TournamentRequest(
         game=game,
         settings=settings,
@@ -483,8 +509,9 @@ def tournament(
     typer.echo(f"Plan: {plan.describe()}.", err=True)
     with GameProgress(plan.games, f"{game.title} tournament", enabled=progress) as bar:
         bar.status("playing")
-        result = run_tournament(request, on_progress=bar.advance)
+        result = run_tournament(request, on_progress=bar.advance, unique=out is None)
     typer.echo(result.summary())
+    target = request.out
     typer.echo(f"\nWritten to {target}/ (load with zooanalysis.load_run({str(target)!r}))")
 
 
@@ -568,15 +595,15 @@ def tune(
             "--out",
             help=with_default(
                 "Folder to write the search and the final comparison to "
-                "(search.parquet, final.parquet).",
+                "(manifest.json, search.parquet, final.parquet).",
                 "nothing is written; the result is only printed",
             ),
         ),
     ] = None,
 ) -> None:
     """Search a strategy's parameters for the best response to a fixed lineup."""
-    from zooanalysis.storage import check_new_run_path, resumable_directory, write_tables
-    from zooanalysis.tuning import TuneRequest, improvement, tuning_plan
+    from zooanalysis.storage import check_new_run_path, reserve_output
+    from zooanalysis.tuning import TuneRequest, improvement, tuning_plan, write_tuning
     from zooanalysis.tuning import tune as run_tune
 
     game = get_game(game_name)
@@ -616,27 +643,31 @@ def tune(
     def report(done: int, rounds: int, alive: int) -> None:
         typer.echo(f"  round {done}/{rounds}: {alive} candidates played", err=True)
 
-    search, final = run_tune(request, report)
-    gain = improvement(final)
-    typer.echo(
-        f"Tuning {strategy} against {', '.join(p.label for p in others)} in {game.title} "
-        f"({plan.total:,} games, the tuned player in every seat in turn, seed {seed}):"
-    )
-    for name, row in final.iterrows():
-        typer.echo(
-            f"  {name:<8} {row.player:<40} wins {100 * row.rate:.2f}% "
-            f"[{100 * row.ci_low:.2f}%, {100 * row.ci_high:.2f}%] (n={int(row.n):,})"
+    with ExitStack() as stack:  # the output folder is reserved before the search
+        folder = (
+            stack.enter_context(reserve_output(out, resumable=False)) if out is not None else None
         )
-    typer.echo(
-        f"Best response gains {100 * gain['gain']:+.2f} percentage points over the "
-        f"defaults [{100 * gain['ci_low']:+.2f}, {100 * gain['ci_high']:+.2f}], "
-        f"p={gain['p_value']:.2g}: an estimate of how exploitable this lineup is for "
-        f"{strategy} (measured on fresh deals)."
-    )
-    if out is not None:
-        with resumable_directory(out, keep_on_interrupt=False) as folder:
-            write_tables(folder, {"search": search, "final": final.reset_index()})
-        typer.echo(f"Written to {out}/ (search.parquet, final.parquet)")
+        search, final = run_tune(request, report)
+        gain = improvement(final)
+        typer.echo(
+            f"Tuning {strategy} against {', '.join(p.label for p in others)} in {game.title} "
+            f"({plan.total:,} games, the tuned player in every seat in turn, seed {seed}):"
+        )
+        for name, row in final.iterrows():
+            typer.echo(
+                f"  {name:<8} {row.player:<40} wins {100 * row.rate:.2f}% "
+                f"[{100 * row.ci_low:.2f}%, {100 * row.ci_high:.2f}%] (n={int(row.n):,})"
+            )
+        typer.echo(
+            f"Best response gains {100 * gain['gain']:+.2f} percentage points over the "
+            f"defaults [{100 * gain['ci_low']:+.2f}, {100 * gain['ci_high']:+.2f}], "
+            f"p={gain['p_value']:.2g}: an estimate of how exploitable this lineup is for "
+            f"{strategy} (measured on fresh deals)."
+        )
+        if folder is not None:
+            write_tuning(folder.working, request, search, final)
+            folder.finish()
+            typer.echo(f"Written to {out}/ (manifest.json, search.parquet, final.parquet)")
 
 
 @app.command(
@@ -855,11 +886,19 @@ def _parse_sizes(text: str, option: str) -> list[int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``zoosim`` command; returns the exit code."""
+    """Entry point of the ``zoosim`` command; returns the exit code.
+
+    SIGTERM stops a command as Ctrl-C does (a run keeps its checkpoint).
+    """
+    with _sigterm_as_interrupt():
+        return _main(argv)
+
+
+def _main(argv: list[str] | None) -> int:
     try:
         code = app(args=argv, prog_name="zoosim", standalone_mode=False)
     except UserError as error:
-        typer.echo(f"zoosim: error: {error}", err=True)
+        typer.echo(f"zoosim: error: {_one_line(error)}", err=True)
         return EXIT_USER_ERROR
     except RunInterruptedError as interrupted:
         typer.echo(f"zoosim: {interrupted}", err=True)
@@ -867,6 +906,13 @@ def main(argv: list[str] | None = None) -> int:
     except (KeyboardInterrupt, typer.Abort):
         typer.echo("zoosim: interrupted; nothing was written", err=True)
         return EXIT_INTERRUPTED
+    except OSError as error:
+        if not error.filename:
+            raise
+        # a file the command needed could not be read or written: the machine's problem,
+        # said in one line (zoosim's own writes already say so; this is the safety net)
+        typer.echo(f"zoosim: error: {error.filename}: {error.strerror or error}", err=True)
+        return EXIT_USER_ERROR
     except Exception as error:
         if not _is_usage_error(error):
             raise
@@ -879,6 +925,29 @@ def main(argv: list[str] | None = None) -> int:
     if code == EXIT_INTERRUPTED:  # typer turns Ctrl-C into this exit code
         typer.echo("zoosim: interrupted; nothing was written", err=True)
     return code if isinstance(code, int) else 0
+
+
+def _one_line(error: Exception) -> str:
+    """An error message on one line (file names and causes may hold newlines)."""
+    return " ".join(str(error).split())
+
+
+def _raise_interrupt(signum: int, _frame) -> None:
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+@contextmanager
+def _sigterm_as_interrupt():
+    """Make SIGTERM raise KeyboardInterrupt in the main thread for the block (elsewhere,
+    where signals cannot be handled, leave it alone)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _raise_interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _help_command(error: Exception, argv: list[str] | None) -> str:

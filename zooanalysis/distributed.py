@@ -8,7 +8,10 @@ scheduler with ``dask scheduler`` and workers with ``dask worker tcp://HOST:8786
 The batches go through joblib's ``dask`` backend to the workers. Every worker must have the
 same zooanalysis installed as the machine that starts the run (same version, same compiled
 sources): the batch jobs are pickled by reference to ``zooanalysis`` classes, so a worker
-unpickles and runs them with its own copy. :func:`dask_backend` checks this before the run.
+unpickles and runs them with its own copy. :func:`dask_backend` checks this before the run,
+and every batch carries the code fingerprint too: a worker with other code that joins
+mid-run refuses to play it (and a result without the fingerprint is refused), so the run
+stops with one line instead of mixing results.
 
 A run is fixed by its seed and batch size, as on the local backends: each batch carries its
 own seed, so which worker plays it does not matter and the results equal a local run bit for
@@ -18,7 +21,9 @@ run completes with the same result.
 
 Connection problems are user errors (one line, exit code 2), never a hang: zoosim waits
 ``$ZOOSIM_DASK_TIMEOUT`` seconds (10 by default) for the scheduler, and as long again for a
-first worker.
+first worker. During the run it watches the cluster: after ``$ZOOSIM_DASK_WORKER_TIMEOUT``
+seconds (60 by default) without a single worker (or without an answer from the scheduler)
+the run stops with one line; its checkpoint is kept for ``zoosim run --resume``.
 """
 
 from __future__ import annotations
@@ -26,6 +31,8 @@ from __future__ import annotations
 import logging
 import os
 import re
+import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from contextlib import contextmanager
@@ -40,6 +47,11 @@ if TYPE_CHECKING:
 DEFAULT_TIMEOUT = 10.0
 """Seconds to wait for the scheduler to answer, and then for a first worker."""
 TIMEOUT_VARIABLE = "ZOOSIM_DASK_TIMEOUT"
+DEFAULT_WORKER_TIMEOUT = 60.0
+"""Seconds a run goes on waiting with no worker connected before it stops."""
+WORKER_TIMEOUT_VARIABLE = "ZOOSIM_DASK_WORKER_TIMEOUT"
+WATCH_SECONDS = 1.0
+"""How often the cluster's workers are counted during a run."""
 INSTALL_HINT = "pip install 'zooanalysis[distributed]'"
 QUIET_LOGGERS = ("distributed.client", "tornado.application")
 START_HINT = "start one with `dask scheduler` and workers with `dask worker tcp://HOST:8786`"
@@ -47,17 +59,25 @@ START_HINT = "start one with `dask scheduler` and workers with `dask worker tcp:
 
 def connect_timeout() -> float:
     """Seconds to wait for the scheduler (and a first worker): ``$ZOOSIM_DASK_TIMEOUT`` or 10."""
-    text = os.environ.get(TIMEOUT_VARIABLE, "").strip()
+    return _seconds(TIMEOUT_VARIABLE, DEFAULT_TIMEOUT)
+
+
+def worker_timeout() -> float:
+    """Seconds a run waits with no worker before it stops: ``$ZOOSIM_DASK_WORKER_TIMEOUT``
+    or 60."""
+    return _seconds(WORKER_TIMEOUT_VARIABLE, DEFAULT_WORKER_TIMEOUT)
+
+
+def _seconds(variable: str, default: float) -> float:
+    text = os.environ.get(variable, "").strip()
     if not text:
-        return DEFAULT_TIMEOUT
+        return default
     try:
         seconds = float(text)
     except ValueError:
         seconds = float("nan")
     if not seconds > 0 or seconds == float("inf"):
-        raise UserError(
-            f"{TIMEOUT_VARIABLE}: {text!r} is not allowed: give a number of seconds above 0"
-        )
+        raise UserError(f"{variable}: {text!r} is not allowed: give a number of seconds above 0")
     return seconds
 
 
@@ -66,10 +86,47 @@ def worker_fingerprint() -> str:
 
     Run on every worker by :func:`dask_backend` and compared with the local value.
     """
-    from zooanalysis.compiled import source_fingerprint
-    from zooanalysis.version import __version__
+    from zooanalysis.compiled import code_fingerprint
 
-    return f"zooanalysis {__version__}, compiled sources {source_fingerprint()}"
+    return code_fingerprint()
+
+
+_this_process_code: str | None = None
+
+
+def _process_fingerprint() -> str:
+    """:func:`worker_fingerprint` of this process, computed once."""
+    global _this_process_code
+    if _this_process_code is None:
+        _this_process_code = worker_fingerprint()
+    return _this_process_code
+
+
+class WorkerCodeMismatchError(Exception):
+    """A worker whose zooanalysis differs from the one that started the run."""
+
+    def __init__(self, worker: str, found: str, expected: str) -> None:
+        super().__init__(worker, found, expected)
+        self.worker, self.found, self.expected = worker, found, expected
+
+    def __str__(self) -> str:
+        return (
+            f"worker {self.worker} cannot play this zoosim's batches (it has {self.found}; "
+            f"here: {self.expected})"
+        )
+
+
+class WorkersGoneError(Exception):
+    """No worker was connected (or the scheduler did not answer) for too long."""
+
+
+def _worker_address() -> str:
+    try:
+        from distributed import get_worker
+
+        return get_worker().address
+    except Exception:  # not on a worker (a local call)
+        return "(unknown)"
 
 
 @contextmanager
@@ -106,11 +163,19 @@ def dask_backend(scheduler: str | None) -> Iterator[int]:
         with (
             _quiet_client_logs(),
             client.as_current(),
-            _zoosim_dask_backend(),
+            _zoosim_dask_backend(worker_fingerprint()) as pending,
+            _watch_workers(client, scheduler, pending),
             parallel_config(backend="dask"),
         ):
             try:
                 yield n_jobs
+            except WorkerCodeMismatchError as error:
+                raise UserError(
+                    f"--scheduler: the run stopped: {error}; install the same zooanalysis on "
+                    f"every worker with {INSTALL_HINT}"
+                ) from None
+            except WorkersGoneError as error:
+                raise UserError(f"--scheduler: the run stopped: {error}") from None
             except KilledWorker as error:
                 deaths = error.allowed_failures + 1
                 raise UserError(
@@ -220,21 +285,29 @@ def _check_workers(client: Client, scheduler: str, timeout: float) -> int:
 
 
 class HashableCall:
-    """A batch job behind an identity hash, so joblib's dask backend can take it.
+    """A batch job behind an identity hash, so joblib's dask backend can take it, carrying
+    the code fingerprint of the machine that started the run.
 
     joblib's dask backend puts every task's callable in a set; a job holding numpy arrays
     (like ``BluffBatch``, a frozen dataclass) is not hashable, and joblib then drops the
-    task silently and waits for it forever. Calling this calls the job; wrappers of the same
-    job object are equal.
+    task silently and waits for it forever. Calling this checks the worker's code against
+    ``code`` (:class:`WorkerCodeMismatchError` if they differ: the batch is not played), calls
+    the job and returns ``(worker's code, result)``; wrappers of the same job are equal.
     """
 
-    def __init__(self, job: Callable[..., Any]) -> None:
+    def __init__(self, job: Callable[..., Any], code: str | None = None) -> None:
         self.job = job
+        self.code = code
         self.__name__ = getattr(job, "__name__", type(job).__name__)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        """Run the job."""
-        return self.job(*args, **kwargs)
+        """Run the job if this worker has the same code; returns (its code, the result)."""
+        if self.code is None:
+            return self.job(*args, **kwargs)
+        found = _process_fingerprint()
+        if found != self.code:
+            raise WorkerCodeMismatchError(_worker_address(), found, self.code)
+        return found, self.job(*args, **kwargs)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, HashableCall) and other.job is self.job
@@ -243,40 +316,128 @@ class HashableCall:
         return id(self.job)
 
 
-@contextmanager
-def _zoosim_dask_backend() -> Iterator[None]:
-    """Register, for the block, a joblib ``dask`` backend that works as the runner uses it.
+class PendingTasks:
+    """The run's tasks still on the cluster, each with joblib's completion callback, so a
+    watcher can end the run by failing one of them."""
 
-    joblib's own (1.6) fails three ways with ``Parallel(backend="dask")``: it passes the
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._callbacks: dict[Future, Callable[[Any], None]] = {}
+
+    def add(self, future: Future, callback: Callable[[Any], None]) -> None:
+        """Track a submitted task until it is done."""
+        with self._lock:
+            self._callbacks[future] = callback
+        future.add_done_callback(self._remove)
+
+    def _remove(self, future: Future) -> None:
+        with self._lock:
+            self._callbacks.pop(future, None)
+
+    def fail(self, error: BaseException) -> bool:
+        """Hand ``error`` to joblib as the outcome of a pending task (which stops the run);
+        whether there was one."""
+        with self._lock:
+            callbacks = list(self._callbacks.values())
+        for callback in callbacks[:1]:
+            callback(error)
+        return bool(callbacks)
+
+
+@contextmanager
+def _zoosim_dask_backend(code: str) -> Iterator[PendingTasks]:
+    """Register, for the block, a joblib ``dask`` backend that works as the runner uses it;
+    yields the tasks pending on the cluster.
+
+    joblib's own (1.6) fails four ways with ``Parallel(backend="dask")``: it passes the
     ``nesting_level`` that ``Parallel`` gives every backend on to each Dask task as a keyword
     argument (every batch then fails); it hangs on tasks whose callable is not hashable
-    (see :class:`HashableCall`); and it hangs on a task that failed on the cluster's side
-    (see :func:`_report_failure`). joblib's own backend is registered again on exit.
+    (see :class:`HashableCall`); it hangs on a task that failed on the cluster's side
+    (see :func:`_report_failure`); and on a cluster of one worker thread it plays every
+    batch in this process instead. Every task also carries the code fingerprint ``code``,
+    and every result must come back stamped with it. joblib's own backend is registered
+    again on exit.
     """
     from joblib import parallel, register_parallel_backend
     from joblib._dask import DaskDistributedBackend
 
+    pending = PendingTasks()
+
     class ZoosimDaskBackend(DaskDistributedBackend):
-        """joblib's dask backend, keeping ``nesting_level``, taking unhashable jobs and
-        reporting lost tasks."""
+        """joblib's dask backend, keeping ``nesting_level``, taking unhashable jobs,
+        reporting lost tasks and checking every worker's code."""
 
         def __init__(self, *args: Any, nesting_level: int | None = None, **kwargs: Any):
             super().__init__(*args, **kwargs)
             self.nesting_level = nesting_level
 
+        def effective_n_jobs(self, n_jobs: int) -> int:
+            # joblib plays the batches itself, in this process, when this is 1 (a cluster
+            # of one worker thread): at least 2 keeps every batch on the cluster
+            return max(2, sum(self.client.nthreads().values()))
+
         def submit(self, func: Any, callback: Any = None) -> Any:
-            func.items = [(HashableCall(f), args, kwargs) for f, args, kwargs in func.items]
+            func.items = [
+                (HashableCall(f, code), args, kwargs) for f, args, kwargs in func.items
+            ]
             future = super().submit(func, callback)
             if callback is not None:
                 future.add_done_callback(partial(_report_failure, callback))
+                pending.add(future, callback)
             return future
+
+        def retrieve_result_callback(self, out: Any) -> Any:
+            return [_unstamped(item, code) for item in super().retrieve_result_callback(out)]
 
     previous = parallel.BACKENDS.get("dask", DaskDistributedBackend)
     register_parallel_backend("dask", ZoosimDaskBackend)
     try:
-        yield
+        yield pending
     finally:
         register_parallel_backend("dask", previous)
+
+
+def _unstamped(item: Any, code: str) -> Any:
+    """The result of a :class:`HashableCall`, checked to come from a worker with ``code``."""
+    if isinstance(item, tuple) and len(item) == 2 and item[0] == code:
+        return item[1]
+    found = item[0] if isinstance(item, tuple) and len(item) == 2 else "no code fingerprint"
+    raise WorkerCodeMismatchError("(one of them)", str(found), code)
+
+
+@contextmanager
+def _watch_workers(client: Client, scheduler: str, pending: PendingTasks) -> Iterator[None]:
+    """Count the cluster's workers every :data:`WATCH_SECONDS` during the block; after
+    :func:`worker_timeout` seconds with none (or no answer from the scheduler), fail a
+    pending task with :class:`WorkersGoneError`, which stops the run instead of a silent wait."""
+    timeout = worker_timeout()
+    stopped = threading.Event()
+
+    def watch() -> None:
+        last_seen = time.monotonic()
+        while not stopped.wait(min(WATCH_SECONDS, timeout / 4)):
+            try:
+                workers = len(client.nthreads(callback_timeout=max(1.0, timeout / 4)))
+            except Exception:  # the scheduler does not answer
+                workers = 0
+            if workers:
+                last_seen = time.monotonic()
+            elif time.monotonic() - last_seen >= timeout:
+                gone = WorkersGoneError(
+                    f"no worker was connected to the Dask scheduler at {scheduler} for "
+                    f"{timeout:g} s (set {WORKER_TIMEOUT_VARIABLE} to wait longer); start "
+                    f"workers with `dask worker {scheduler}`"
+                )
+                if pending.fail(gone):
+                    return
+
+    watcher = threading.Thread(target=watch, name="zoosim-worker-watch", daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        stopped.set()
+        watcher.join(timeout=5)
 
 
 def _report_failure(callback: Callable[[Any], None], future: Future) -> None:

@@ -1,4 +1,4 @@
-"""Open a finished run or tournament folder as its results object.
+"""Open a finished run, tournament or tuning folder as its results object, checked.
 
 Here, above the game registry and the tournament code, so that ``results`` (which every game
 package builds on) never has to import them.
@@ -10,21 +10,33 @@ from pathlib import Path
 
 from zooanalysis.errors import UserError
 from zooanalysis.games import get_game
-from zooanalysis.results import Run
-from zooanalysis.storage import read_manifest
+from zooanalysis.results import ResultFolder, Run
+from zooanalysis.storage import MANIFEST, check_format_version, read_manifest
 
 
 def load_run(path: str | Path) -> Run:
     """Open a run directory written by ``zoosim run`` as its game's results object (a
-    tournament folder opens as a ``TournamentResult``)."""
+    tournament folder opens as a ``TournamentResult``, a ``tune --out`` folder as a
+    ``TuneResult``), checked: format version, every table against its sha256, and the
+    manifest's game count against the tables. Anything wrong is one ``UserError`` line
+    naming the file."""
     path = Path(path)
     manifest = read_manifest(path)
-    if manifest.get("kind") == "tournament":
+    check_format_version(manifest, path / MANIFEST)
+    kind = manifest.get("kind")
+    if kind == "tournament":
         from zooanalysis.tournament import TournamentResult  # scipy: only when needed
 
-        return TournamentResult(manifest, path=path)
-    try:
-        game = get_game(manifest["game"])
-    except KeyError:
-        raise UserError(f"{path}: the manifest names no game") from None
-    return game.run_class()(manifest, path=path)
+        result: ResultFolder = TournamentResult(manifest, path=path)
+    elif kind == "tune":
+        from zooanalysis.tuning import TuneResult
+
+        result = TuneResult(manifest, path=path)
+    else:
+        try:
+            game = get_game(manifest["game"])
+        except KeyError:
+            raise UserError(f"{path}: the manifest names no game") from None
+        result = game.run_class()(manifest, path=path)
+    result.verify()
+    return result

@@ -1,4 +1,9 @@
-"""The progress bar of long runs: games done, games per second and time left (on stderr)."""
+"""The progress bar of long runs: games done, games per second and time left (on stderr).
+
+A resumed run's bar starts at the games of its checkpoint; an ``--until-ci`` run's bar
+measures progress toward the games the interval target is estimated to need (updated after
+every batch), not toward its ``--max-games`` cap.
+"""
 
 from __future__ import annotations
 
@@ -24,16 +29,20 @@ class GamesPerSecondColumn(ProgressColumn):
     def render(self, task: Task) -> Text:
         """The games/s figure, or a dash before the first batch finishes."""
         started = task.fields.get("play_started")
-        if not started or task.completed == 0:
+        played = task.completed - task.fields.get("resumed_at", 0)
+        if not started or played <= 0:
             return Text("- games/s", style="progress.data.speed")
-        rate = task.completed / max(1e-9, time.perf_counter() - started)
+        rate = played / max(1e-9, time.perf_counter() - started)
         return Text(f"{rate:,.0f} games/s", style="progress.data.speed")
 
 
 class GameProgress:
-    """A context manager showing a run's progress; a no-op when disabled."""
+    """A context manager showing a run's progress; a no-op when disabled.
 
-    def __init__(self, total: int, title: str, enabled: bool = True) -> None:
+    ``total`` may be None (not known yet: see :meth:`retarget`).
+    """
+
+    def __init__(self, total: int | None, title: str, enabled: bool = True) -> None:
         self.enabled = enabled
         self.total = total
         self._progress = Progress(
@@ -49,7 +58,9 @@ class GameProgress:
             disable=not enabled,
         )
         self.title = title
-        self._task = self._progress.add_task(title, total=total, play_started=None)
+        self._task = self._progress.add_task(
+            title, total=total, play_started=None, resumed_at=0
+        )
 
     def __enter__(self) -> GameProgress:
         self._progress.start()
@@ -70,3 +81,26 @@ class GameProgress:
     def advance(self, games: int) -> None:
         """Count ``games`` more games as finished."""
         self._progress.advance(self._task, games)
+
+    def start_at(self, games: int) -> None:
+        """Start from ``games`` already finished (a resumed run's checkpoint); they do not
+        count toward games per second."""
+        task = self._progress.tasks[0]
+        self._progress.reset(  # not update(): the jump would count in the speed and eta
+            self._task,
+            total=task.total,
+            completed=games,
+            description=task.description,
+            play_started=task.fields.get("play_started"),
+            resumed_at=games,
+        )
+
+    def retarget(self, total: int) -> None:
+        """Measure progress toward ``total`` games from now on (``--until-ci`` estimates)."""
+        self.total = total
+        self._progress.update(self._task, total=total)
+
+    @property
+    def completed(self) -> float:
+        """Games counted as finished so far (the checkpoint's included)."""
+        return self._progress.tasks[0].completed if self._progress.tasks else 0

@@ -7,19 +7,40 @@ it for its own analyses (e.g. ``BluffRun.doubt_odds()``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from zooanalysis.errors import UserError
 from zooanalysis.stats import format_rate, moments, rate_table
-from zooanalysis.storage import ROWS_FOLDER
+from zooanalysis.storage import (
+    MANIFEST,
+    ROWS_CHECKSUMS,
+    ROWS_FOLDER,
+    StorageError,
+    check_format_version,
+    parse_table,
+    read_table_file,
+    read_verified,
+)
+
+REQUIRED_KEYS: tuple[str, ...] = ("tables",)
+"""Manifest keys every result folder has (subclasses add their own)."""
 
 
 class ResultFolder:
-    """A manifest and its Parquet tables, in memory or read lazily from a folder."""
+    """A manifest and its Parquet tables, in memory or read lazily from a folder.
+
+    A folder is checked when opened with ``load_run`` (:meth:`verify`): its format
+    version, every table against the sha256 in the manifest, and its counts against the
+    manifest. A damaged folder is one ``UserError`` line naming the file.
+    """
+
+    required_keys: tuple[str, ...] = REQUIRED_KEYS
 
     def __init__(
         self,
@@ -32,11 +53,16 @@ class ResultFolder:
         self._tables: dict[str, pd.DataFrame] = dict(tables or {})
 
     def table(self, name: str) -> pd.DataFrame:
-        """A result table by name (see ``manifest['tables']``), as a fresh DataFrame."""
+        """A result table by name (see ``manifest['tables']``), as a fresh DataFrame.
+
+        ``KeyError`` for a name the folder does not list; a listed table that is missing,
+        damaged or changed is one ``UserError`` line naming its file.
+        """
         if name not in self._tables:
-            if self.path is None or not (self.path / f"{name}.parquet").is_file():
+            if self.path is None or name not in self.table_names:
                 raise KeyError(f"no table {name!r}; this has {', '.join(self.table_names)}")
-            self._tables[name] = pd.read_parquet(self.path / f"{name}.parquet")
+            file = f"{name}.parquet"
+            self._tables[name] = read_table_file(self.path / file, self.checksum(file))
         return self._tables[name].copy()
 
     @property
@@ -44,9 +70,53 @@ class ResultFolder:
         """Names of the result tables."""
         return list(self.manifest.get("tables", self._tables))
 
+    def checksum(self, file: str) -> str | None:
+        """The manifest's sha256 of ``file`` (a path inside the folder); None for folders
+        written before checksums were recorded."""
+        checksums = self.manifest.get("checksums")
+        if checksums is None:
+            return None
+        if not isinstance(checksums, dict) or file not in checksums:
+            raise StorageError(f"{self._manifest_path()}: no checksum for {file}")
+        return checksums[file]
+
+    def verify(self) -> None:
+        """Check the folder: format version, manifest keys, every table (read now, against
+        its sha256) and the counts; one ``UserError`` line for anything wrong."""
+        where = self._manifest_path()
+        check_format_version(self.manifest, where)
+        missing = [key for key in self.required_keys if key not in self.manifest]
+        if missing:
+            raise UserError(f"{where}: the manifest lacks {', '.join(missing)}")
+        if not isinstance(self.manifest["tables"], list):
+            raise UserError(f"{where}: the manifest's tables are not a list")
+        for name in self.table_names:
+            self.table(name)
+        try:
+            self.check_counts()
+        except (KeyError, TypeError, ValueError) as error:
+            raise UserError(
+                f"{where}: the tables do not have the columns this kind of folder has "
+                f"({' '.join(str(error).split())})"
+            ) from None
+
+    def check_counts(self) -> None:
+        """Cross-check the manifest's counts against the tables (subclasses)."""
+
+    def _manifest_path(self) -> Path:
+        return (self.path or Path(".")) / MANIFEST
+
+    def _count_mismatch(self, file: str, counted: int, what: str = "games") -> UserError:
+        return UserError(
+            f"{self.path / file}: counts {counted:,} {what} where the manifest says "
+            f"{int(self.manifest['games']):,}; the folder was changed or mixed with another run"
+        )
+
 
 class Run(ResultFolder):
     """A finished run: its manifest and result tables, with shared analyses."""
+
+    required_keys = (*REQUIRED_KEYS, "game", "title", "games", "lineup", "seed", "settings")
 
     # --- facts from the manifest -----------------------------------------------------------
 
@@ -67,7 +137,7 @@ class Run(ResultFolder):
 
     @property
     def lineup(self) -> list[str]:
-        """Strategy label of each seat, seat 0 first."""
+        """Strategy label of each seat, the first seat (seat 1) first."""
         return list(self.manifest["lineup"])
 
     @property
@@ -91,18 +161,6 @@ class Run(ResultFolder):
         return False
 
     @property
-    def winners_per_game(self) -> int:
-        """How many players win a game together when nobody ties: 1, or the team size in a
-        team game (Hodge Podge Dodgeball's partners). A game with more winners than this
-        is a shared (tied) win."""
-        return 1
-
-    @property
-    def fair_share(self) -> float:
-        """A seat's fair share of wins: ``winners_per_game / players``."""
-        return self.winners_per_game / len(self.lineup)
-
-    @property
     def rotated(self) -> bool:
         """Whether every deal was played once per rotation of the lineup (--rotate-seats)."""
         return bool(self.manifest.get("rotate_seats"))
@@ -115,72 +173,159 @@ class Run(ResultFolder):
         lineups = np.array(self.manifest["rotations"], dtype=object)
         return lineups[table["rotation"].to_numpy(), seats]
 
-    def game_rows(self) -> pd.DataFrame:
-        """One row per game (only for runs made with ``--rows``)."""
+    def game_rows(
+        self, columns: Sequence[str] | None = None, filters: Any = None
+    ) -> pd.DataFrame:
+        """One row per game (only for runs made with ``--rows``), in game order.
+
+        ``columns`` reads only those columns and ``filters`` only the matching rows
+        (pyarrow's filter form, e.g. ``[("winner", "==", 0)]``), so a large run need not fit
+        in memory; :meth:`iter_game_rows` gives the rows batch by batch.
+        """
+        frames = list(self.iter_game_rows(columns, filters))
+        if not frames:
+            return pd.DataFrame(columns=list(columns or []))
+        return pd.concat(frames, ignore_index=True)
+
+    def iter_game_rows(
+        self, columns: Sequence[str] | None = None, filters: Any = None
+    ) -> Iterator[pd.DataFrame]:
+        """The per-game rows one batch file at a time, in game order, each checked against
+        its sha256 (see :meth:`game_rows` for ``columns`` and ``filters``). Reading them all
+        without a filter also checks that they hold every game of the manifest."""
         folder = self.path / ROWS_FOLDER if self.path else None
         if folder is None or not folder.is_dir():
             raise KeyError("this run kept no per-game rows; run again with --rows")
-        return pd.read_parquet(folder)
+        sums = self._rows_checksums(folder)
+        files = sorted(folder.glob("batch-*.parquet"))
+        if sums is not None:
+            names = {file.name for file in files}
+            missing = sorted(set(sums) - names)
+            if missing:
+                raise StorageError(f"{folder / missing[0]}: missing (the run wrote it)")
+            extra = sorted(names - set(sums))
+            if extra:
+                raise StorageError(f"{folder / extra[0]}: not written by this run")
+        options = {"columns": None if columns is None else list(columns), "filters": filters}
+        options = {key: value for key, value in options.items() if value is not None}
+        counted = 0
+        for file in files:
+            data = read_verified(file, sums[file.name] if sums is not None else None)
+            frame = parse_table(data, file, **options)
+            counted += len(frame)
+            yield frame
+        if filters is None and counted != self.games_played:
+            raise UserError(
+                f"{folder}: holds {counted:,} rows where the manifest says "
+                f"{self.games_played:,}; the folder was changed or mixed with another run"
+            )
+
+    def _rows_checksums(self, folder: Path) -> dict[str, str] | None:
+        """The sha256 of every batch file (checked against the manifest), or None for
+        runs written before checksums were recorded."""
+        expected = self.checksum(ROWS_CHECKSUMS)
+        if expected is None:
+            return None
+        data = read_verified(folder.parent / ROWS_CHECKSUMS, expected)
+        return json.loads(data.decode("utf-8"))
+
+    def check_counts(self) -> None:
+        """The manifest's game count must be every seat's games in the ``seats`` table and
+        the games of the ``end_reasons`` table (per rotation of a rotated run)."""
+        games = int(self.manifest["games"])
+        for name, summed in (("seats", False), ("end_reasons", True)):
+            if name not in self.table_names:
+                continue
+            table = self.table(name)
+            if "games" not in table:
+                continue
+            keys = ["rotation"] if "rotation" in table else []
+            if summed:
+                counts = table.groupby(keys)["games"].sum() if keys else [table["games"].sum()]
+            else:
+                counts = table["games"]
+            for counted in counts:
+                if int(counted) != games:
+                    raise self._count_mismatch(f"{name}.parquet", int(counted))
 
     # --- shared analyses ---------------------------------------------------------------------
 
     def win_rates(self, by: str = "seat") -> pd.DataFrame:
-        """Win rate with 95% Wilson interval, by ``seat`` or by ``strategy``.
+        """Win share and games won, by ``seat`` (numbered from 1: seat 1 starts) or by
+        ``strategy``, each with its 95% Wilson interval.
 
-        A game's tied winners all win (so rates can add up to more than 1); ``sole_rate``
-        counts only games won alone. By strategy, every seat a strategy plays counts as
-        one trial per game.
+        ``share`` (with ``ci_low``, ``ci_high`` and ``n``, the trials) is the headline: a
+        game won by k tied winners counts 1/k for each of them (Ludii's balance
+        convention), so the shares of all seats add up to the share of games that had a
+        winner and each compares with ``fair_share`` = 1/players. In a rotated run a seat's
+        interval is the wider of Wilson's and the one from per-deal means (the seatings of a
+        deal share its cards, so they are not independent games). ``won_or_shared`` (with
+        its own interval) counts every tied winner as winning; ``sole_rate`` only games won
+        alone. By strategy, every seat a strategy plays counts as one trial per game.
         """
         seats = self.table("seats")
+        if "share_sum" not in seats:
+            where = f"{self.path}: " if self.path else ""
+            raise UserError(
+                f"{where}this run was written before win shares were counted (no share_sum "
+                "in its seats table); run it again with this version of zoosim"
+            )
+        sums = {"wins": ("wins", "sum"), "sole_wins": ("sole_wins", "sum")}
+        sums["share_sum"] = ("share_sum", "sum")
         if by == "seat":
             grouped = seats.groupby("seat").agg(
-                strategy=("strategy", _one_or_rotated),
-                games=("games", "sum"),
-                wins=("wins", "sum"),
-                sole_wins=("sole_wins", "sum"),
+                strategy=("strategy", _one_or_rotated), games=("games", "sum"), **sums
             )
+            grouped.index = grouped.index + 1
             trials = grouped["games"]
         elif by == "strategy":
             grouped = seats.groupby("strategy", sort=False).agg(
-                seats=("seat", "count"),
-                games=("games", "first"),
-                wins=("wins", "sum"),
-                sole_wins=("sole_wins", "sum"),
+                seats=("seat", "count"), games=("games", "first"), **sums
             )
             trials = grouped["games"] * grouped["seats"]
         else:
             raise ValueError(f"by must be 'seat' or 'strategy', not {by!r}")
-        rates = rate_table(grouped["wins"], trials)
-        result = grouped.join(rates)
-        result["fair_share"] = self.fair_share
+        result = rate_table(grouped["share_sum"], trials).rename(columns={"rate": "share"})
+        if by == "seat" and self.rotated and "rotation_seats" in self.table_names:
+            _widen_to_deals(result, self.table("rotation_seats"))
+        either = rate_table(grouped["wins"], trials)
+        result["won_or_shared"] = either["rate"]
+        result["won_or_shared_ci_low"] = either["ci_low"]
+        result["won_or_shared_ci_high"] = either["ci_high"]
         result["sole_rate"] = grouped["sole_wins"] / trials
-        return result
+        result["fair_share"] = 1.0 / len(self.lineup)
+        if by == "seat":
+            result.insert(0, "strategy", grouped["strategy"])
+        return result.join(grouped.drop(columns="strategy", errors="ignore"))
 
     def metrics(self) -> dict[str, float]:
         """Every summary figure as one flat dict (rates with ``_ci_low``/``_ci_high``/``_n``),
-        e.g. one row of a sweep. Seats are numbered from 1 as in the summary."""
+        e.g. one row of a sweep. ``seat<k>_win_*`` and ``<strategy>_win_*`` are win shares
+        (ties split); ``*_won_or_shared_*`` count every tied winner. Seats from 1."""
         values: dict[str, float] = {"games": self.games}
-        for seat, row in self.win_rates("seat").iterrows():
-            add_rate(values, f"seat{seat + 1}_win", row)
-        for name, row in self.win_rates("strategy").iterrows():
-            add_rate(values, f"{name}_win", row)
+        for name, by in (("seat{}", "seat"), ("{}", "strategy")):
+            for key, row in self.win_rates(by).iterrows():
+                label = name.format(key)
+                add_rate(values, f"{label}_win", row, "share")
+                add_rate(values, f"{label}_won_or_shared", row, "won_or_shared")
         return values
 
     def summary(self) -> str:
         """The run's headline figures as text (each rate with its 95% CI and n)."""
+        fair = 1 / len(self.lineup)
         lines = [self._header()]
         lines += [
             "",
-            f"Win rate by seat (tied winners all win; fair share {self.fair_share:.1%}):",
+            f"Win share by seat (fair share {fair:.1%}; a game won by k tied players gives "
+            "each 1/k), and games won or shared:",
         ]
         lines += [
-            f"  seat {seat + 1} {row.strategy:<22} "
-            f"{format_rate(row.rate, row.ci_low, row.ci_high, int(row.n))}"
+            f"  seat {seat} {row.strategy:<22} {_share_and_either(row)}"
             for seat, row in self.win_rates("seat").iterrows()
         ]
-        lines += ["", "Win rate by strategy:"]
+        lines += ["", "Win share by strategy (per seat played), and games won or shared:"]
         lines += [
-            f"  {name:<29} {format_rate(row.rate, row.ci_low, row.ci_high, int(row.n))}"
+            f"  {name:<29} {_share_and_either(row)}"
             for name, row in self.win_rates("strategy").iterrows()
         ]
         if self.rotated:
@@ -244,12 +389,38 @@ class Run(ResultFolder):
         )
 
 
-def add_rate(values: dict[str, float], name: str, row) -> None:
-    """Put a rate row (rate, ci_low, ci_high, n) into a flat metrics dict."""
-    values[f"{name}_rate"] = row["rate"]
-    values[f"{name}_ci_low"] = row["ci_low"]
-    values[f"{name}_ci_high"] = row["ci_high"]
+def add_rate(values: dict[str, float], name: str, row, column: str = "rate") -> None:
+    """Put a rate row (``rate``, ``ci_low``, ``ci_high``, ``n``) into a flat metrics dict as
+    ``<name>_rate`` ...; another ``column`` (e.g. ``share``) takes its interval from
+    ``ci_low``/``ci_high`` if ``column`` is ``share`` or ``rate``, else from
+    ``<column>_ci_low``/``<column>_ci_high``."""
+    bounds = ("ci_low", "ci_high") if column in ("rate", "share") else (
+        f"{column}_ci_low",
+        f"{column}_ci_high",
+    )
+    values[f"{name}_rate"] = row[column]
+    values[f"{name}_ci_low"] = row[bounds[0]]
+    values[f"{name}_ci_high"] = row[bounds[1]]
     values[f"{name}_n"] = row["n"]
+
+
+def _widen_to_deals(shares: pd.DataFrame, per_deal: pd.DataFrame) -> None:
+    """Widen each seat's share interval (index: seat from 1) to cover the interval from
+    per-deal means of a rotated run (``rotation_seats``), in place."""
+    if per_deal.empty:
+        return
+    by_seat = per_deal.set_index(per_deal["seat"] + 1)
+    shares["ci_low"] = np.fmin(shares["ci_low"], by_seat["ci_low"].reindex(shares.index))
+    shares["ci_high"] = np.fmax(shares["ci_high"], by_seat["ci_high"].reindex(shares.index))
+
+
+def _share_and_either(row) -> str:
+    """A seat's or strategy's win share and games won or shared, as one summary column."""
+    either = format_rate(
+        row.won_or_shared, row.won_or_shared_ci_low, row.won_or_shared_ci_high, int(row.n)
+    )
+    share = format_rate(row.share, row.ci_low, row.ci_high, int(row.n))
+    return f"{share}; won or shared {either.split(' (n=')[0]}"
 
 
 def _one_or_rotated(labels: pd.Series) -> str:

@@ -13,7 +13,7 @@ import time
 import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 
 import numpy as np
@@ -160,6 +160,7 @@ def play(
     scheduler: str | None = None,
     initial: BatchResult | None = None,
     games_done: int = 0,
+    on_halt: Callable[[], None] | None = None,
 ) -> RunTotals:
     """Play the batches in order and sum the count arrays.
 
@@ -168,11 +169,25 @@ def play(
     asked after each batch (in batch order) whether the totals so far are enough; the run
     then ends there, whatever other batches were already under way. A resumed run passes
     the counts so far as ``initial`` (updated in place) and their number of games.
+
+    ``on_halt`` is called when the batches stop coming because of an error or an interrupt
+    (Ctrl-C, SIGTERM, a lost cluster) while waiting for the next batch, where the totals
+    hold exactly the batches given to ``on_batch``: the moment to save a checkpoint.
     """
     start = time.perf_counter()
     totals: BatchResult = initial if initial is not None else {}
     games = games_done
-    for batch, result in run_batches(job, batches, jobs, backend, scheduler):
+    results = run_batches(job, batches, jobs, backend, scheduler)
+    while True:
+        try:
+            batch, result = next(results)
+        except StopIteration:
+            break
+        except BaseException:
+            if on_halt is not None:
+                with suppress(Exception):  # the first failure is the one to report
+                    on_halt()
+            raise
         for key, value in result.items():
             if key.startswith("row_"):
                 continue
@@ -185,5 +200,6 @@ def play(
         if on_batch is not None:
             on_batch(batch, result)
         if stop is not None and stop(totals):
+            results.close()
             break
     return RunTotals(totals, games, time.perf_counter() - start)

@@ -21,7 +21,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from zooanalysis.errors import UserError
 from zooanalysis.games import get_game
 from zooanalysis.games.base import BatchResult, Game
 from zooanalysis.results import Run
@@ -30,6 +29,7 @@ from zooanalysis.rotation import (
     distinct_labels,
     pair_table,
     rotated_lineups,
+    seat_table,
     split_rotations,
     strategy_table,
 )
@@ -37,16 +37,24 @@ from zooanalysis.runner import DEFAULT_BATCH_SIZE, Batch, default_jobs, play, st
 from zooanalysis.stopping import stop_rule
 from zooanalysis.storage import (
     CHECKPOINT,
+    FORMAT_VERSION,
+    ROWS_CHECKSUMS,
     ROWS_FOLDER,
+    OutputFolder,
+    ResumeRefusedError,
+    StorageError,
     environment,
     git_commit,
     partial_path,
     read_checkpoint,
-    resumable_directory,
+    reserve_output,
+    sha256,
+    stamped,
     utc_now,
     write_checkpoint,
     write_json_atomically,
     write_manifest,
+    write_table,
     write_tables,
 )
 from zooanalysis.strategy_spec import PlayerSpec, parse_lineup
@@ -83,74 +91,140 @@ def warm_up(request: RunRequest) -> None:
 
 
 def run_simulation(
-    request: RunRequest, on_progress: Callable[[int], None] | None = None, resume: bool = False
+    request: RunRequest,
+    on_progress: Callable[[int], None] | None = None,
+    resume: bool = False,
+    *,
+    folder: OutputFolder | None = None,
+    on_start: Callable[[int], None] | None = None,
+    on_estimate: Callable[[int], None] | None = None,
 ) -> Run:
     """Play the run, write it to ``request.out`` (if set) and return its results.
 
-    ``on_progress`` is called with the number of games finished after every batch. No
-    results are written unless the whole run completes; a run to disk keeps a checkpoint
-    in a hidden ``.NAME.partial`` folder, so after Ctrl-C (``RunInterruptedError``) or a
-    killed process ``resume=True`` continues it to the same results.
+    ``on_progress`` is called with the number of games finished after every batch,
+    ``on_start`` once with the games a resumed run already has (0 for a new one), and, for
+    ``--until-ci`` runs, ``on_estimate`` after every batch with the games the target is
+    estimated to need (at most ``request.games``).
+
+    No results are written unless the whole run completes. A run to disk reserves its
+    folder (one writer; see ``storage.reserve_output``; a caller that reserved it already
+    passes ``folder``) and keeps a checkpoint in the hidden ``.NAME.partial`` folder, so
+    after Ctrl-C (``RunInterruptedError``), a failure or a killed process ``resume=True``
+    continues it to the same results. A checkpoint belongs to one request (a sha256 of
+    everything that fixes the results) and one version of the code: resuming with any
+    other is refused, naming what differs.
     """
     game = request.game
     job = _batch_job(request)
     stop = stop_rule(game, request.lineup, request.until_ci, request.rotate_seats)
+    checked_stop = _estimating(stop, on_estimate, request.games)
     if request.out is None:
+        if on_start is not None:
+            on_start(0)
         totals = play(
             job,
             stream_batches(request.seed, request.batch_size, request.games),
             request.jobs,
             request.backend,
             _progress_only(on_progress),
-            stop,
+            checked_stop,
             request.scheduler,
         )
         tables = _tables(request, totals.totals)
         return game.run_class()(_manifest(request, totals, tables, stop), tables)
+    if folder is None:
+        option = "--resume" if resume else "--out"
+        with reserve_output(request.out, option=option, resume=resume) as reserved:
+            return _run_to_folder(request, reserved, job, stop, checked_stop, on_progress, on_start)
+    return _run_to_folder(request, folder, job, stop, checked_stop, on_progress, on_start)
 
-    with resumable_directory(request.out, resume) as folder:
-        if not resume:
-            write_json_atomically(folder / REQUEST_FILE, _request_record(request))
-        totals, state = read_checkpoint(folder)
-        rows_folder = folder / ROWS_FOLDER
-        _drop_rows_after(rows_folder, state["next_batch"])
+
+def _run_to_folder(
+    request: RunRequest,
+    folder: OutputFolder,
+    job,
+    stop,
+    checked_stop,
+    on_progress: Callable[[int], None] | None,
+    on_start: Callable[[int], None] | None,
+) -> Run:
+    """Play a run into its reserved folder, checkpointing, and finish the folder."""
+    game = request.game
+    request.out = folder.path
+    working = folder.working
+    record = _start_or_resume(request, working, folder.resumed)
+    totals, state = read_checkpoint(working)
+    _check_checkpoint(working, state, totals, record, job)
+    state.setdefault("rows_sha256", {})
+    rows_folder = working / ROWS_FOLDER
+    _drop_rows_after(rows_folder, state)
+    if request.with_rows:
+        _make_folder(rows_folder)
+    checkpoint = _Checkpointer(working, totals, state, record)
+    if on_start is not None:
+        on_start(state["games"])
+
+    def store_batch(batch: Batch, result: BatchResult) -> None:
         if request.with_rows:
-            rows_folder.mkdir(exist_ok=True)
-        checkpoint = _Checkpointer(folder, totals, state)
+            name = _rows_file(batch.index)
+            digest = write_table(rows_folder / name, _rows_frame(batch, result, request.batch_size))
+            checkpoint.state["rows_sha256"][name] = digest
+        checkpoint.batch_done(batch)
+        if on_progress is not None:
+            on_progress(batch.games)
 
-        def store_batch(batch: Batch, result: BatchResult) -> None:
-            if request.with_rows:
-                _rows_frame(batch, result, request.batch_size).to_parquet(
-                    rows_folder / f"batch-{batch.index:06d}.parquet", index=False
-                )
-            checkpoint.batch_done(batch)
-            if on_progress is not None:
-                on_progress(batch.games)
-
-        batches = stream_batches(
-            request.seed, request.batch_size, request.games, state["next_batch"]
+    batches = stream_batches(request.seed, request.batch_size, request.games, state["next_batch"])
+    if checked_stop is not None and state["games"] and checked_stop(totals):
+        batches = iter(())  # the checkpoint holds the batch where an --until-ci run stops
+    # Checkpoints are saved where counts and position agree: in store_batch, and when the
+    # batches stop coming (Ctrl-C, SIGTERM, a lost cluster) between two batches.
+    played = play(
+        job,
+        batches,
+        request.jobs,
+        request.backend,
+        store_batch,
+        checked_stop,
+        request.scheduler,
+        initial=totals,
+        games_done=state["games"],
+        on_halt=checkpoint.save_if_new,
+    )
+    played.wall_seconds += state["wall_seconds"]
+    checkpoint.save_if_new()  # a failure while writing the results loses no games
+    tables = _tables(request, played.totals)
+    checksums = write_tables(working, tables)
+    if request.with_rows:
+        checksums[ROWS_CHECKSUMS] = write_json_atomically(
+            working / ROWS_CHECKSUMS, dict(sorted(checkpoint.state["rows_sha256"].items()))
         )
-        # Checkpoints are saved only in store_batch, where counts and position agree; a
-        # save on Ctrl-C could catch the counts a batch ahead of the position.
-        played = play(
-            job,
-            batches,
-            request.jobs,
-            request.backend,
-            store_batch,
-            stop,
-            request.scheduler,
-            initial=totals,
-            games_done=state["games"],
-        )
-        played.wall_seconds += state["wall_seconds"]
-        tables = _tables(request, played.totals)
-        write_tables(folder, tables)
-        manifest = _manifest(request, played, tables, stop)
-        write_manifest(folder, manifest)
-        for leftover in (REQUEST_FILE, CHECKPOINT):
-            (folder / leftover).unlink(missing_ok=True)
+    manifest = stamped(_manifest(request, played, tables, stop, record), checksums)
+    write_manifest(working, manifest)
+    folder.finish()
+    for leftover in (REQUEST_FILE, CHECKPOINT):  # after the rename: a crash keeps them
+        (request.out / leftover).unlink(missing_ok=True)
     return game.run_class()(manifest, path=request.out)
+
+
+def _estimating(stop, on_estimate: Callable[[int], None] | None, cap: int):
+    """``stop``, also telling ``on_estimate`` the games it expects the target to need."""
+    if stop is None or on_estimate is None:
+        return stop
+
+    def checked(totals: BatchResult) -> bool:
+        done = stop(totals)
+        if stop.games_needed is not None:
+            on_estimate(min(cap, stop.games_needed))
+        return done
+
+    return checked
+
+
+def _make_folder(folder: Path) -> None:
+    try:
+        folder.mkdir(exist_ok=True)
+    except OSError as error:
+        raise StorageError(f"{folder}: cannot create ({error.strerror})") from None
 
 
 def _batch_job(request: RunRequest):
@@ -172,7 +246,8 @@ def _batch_job(request: RunRequest):
 
 def _tables(request: RunRequest, totals: BatchResult) -> dict[str, pd.DataFrame]:
     """The run's tables; with seat rotation, every rotation's rows (column ``rotation``)
-    plus the paired comparisons (``rotation_strategies``, ``rotation_pairs``)."""
+    plus the paired comparisons (``rotation_strategies``, ``rotation_pairs``) and the seats'
+    shares over the rotations with per-deal intervals (``rotation_seats``)."""
     game = request.game
     if not request.rotate_seats:
         return game.tables(totals, request.settings, request.lineup)
@@ -190,6 +265,7 @@ def _tables(request: RunRequest, totals: BatchResult) -> dict[str, pd.DataFrame]
     labels = distinct_labels(request.lineup)
     tables["rotation_strategies"] = strategy_table(totals, labels).reset_index()
     tables["rotation_pairs"] = pair_table(totals, labels)
+    tables["rotation_seats"] = seat_table(totals)
     return tables
 
 
@@ -202,12 +278,18 @@ last checkpoint, so at most this much work is played again."""
 class _Checkpointer:
     """Saves a run's counts every few seconds so an interrupted run can be resumed."""
 
-    def __init__(self, folder: Path, totals: BatchResult, state: dict[str, Any]) -> None:
+    def __init__(
+        self, folder: Path, totals: BatchResult, state: dict[str, Any], record: dict[str, Any]
+    ) -> None:
         self.folder = folder
         self.totals = totals
         self.state = dict(state)
+        self.state["request_sha256"] = record["sha256"]
+        self.state["request"] = record["request"]
+        self.state["code"] = record["code"]
         self.started = time.perf_counter()
         self.saved = self.started
+        self.saved_games = self.state["games"]
 
     def batch_done(self, batch: Batch) -> None:
         """Count a finished batch (already added to the totals); save now and then."""
@@ -223,10 +305,25 @@ class _Checkpointer:
         state["wall_seconds"] = self.state["wall_seconds"] + (now - self.started)
         write_checkpoint(self.folder, self.totals, state)
         self.saved = now
+        self.saved_games = self.state["games"]
+
+    def save_if_new(self) -> None:
+        """Save if batches finished since the last checkpoint (the run is stopping)."""
+        if self.state["games"] > self.saved_games:
+            self.save()
 
 
-def _drop_rows_after(rows_folder: Path, next_batch: int) -> None:
+def _rows_file(index: int) -> str:
+    return f"batch-{index:06d}.parquet"
+
+
+def _drop_rows_after(rows_folder: Path, state: dict[str, Any]) -> None:
     """Remove per-game row files of batches the checkpoint does not count (resumed runs)."""
+    next_batch = state["next_batch"]
+    kept = state["rows_sha256"]
+    for name in list(kept):
+        if int(name.removeprefix("batch-").removesuffix(".parquet")) >= next_batch:
+            del kept[name]
     if rows_folder.is_dir():
         for path in rows_folder.glob("batch-*.parquet"):
             if int(path.stem.removeprefix("batch-")) >= next_batch:
@@ -234,7 +331,7 @@ def _drop_rows_after(rows_folder: Path, next_batch: int) -> None:
 
 
 def _request_record(request: RunRequest) -> dict[str, Any]:
-    """What a resumed run needs to play exactly the same games."""
+    """Everything that fixes a run's results: a resumed run must have exactly this."""
     return {
         "game": request.game.name,
         "settings": request.game.settings_dict(request.settings),
@@ -249,35 +346,174 @@ def _request_record(request: RunRequest) -> dict[str, Any]:
     }
 
 
+def request_sha256(record: dict[str, Any]) -> str:
+    """The sha256 of a request record (canonical JSON): what a checkpoint belongs to."""
+    return sha256(json.dumps(record, sort_keys=True, default=str).encode("utf-8"))
+
+
+def _code() -> str:
+    from zooanalysis.compiled import code_fingerprint
+
+    return code_fingerprint()
+
+
+def _start_or_resume(request: RunRequest, working: Path, resumed: bool) -> dict[str, Any]:
+    """Write ``request.json`` of a new run, or check a resumed run against it (and add the
+    resume command to it); returns its contents."""
+    record = _request_record(request)
+    command = list(request.command or sys.argv)
+    if not resumed:
+        stored = {
+            "format_version": FORMAT_VERSION,
+            "request": record,
+            "sha256": request_sha256(record),
+            "code": _code(),
+            "command": command,
+            "resume_commands": [],
+        }
+        write_json_atomically(working / REQUEST_FILE, stored)
+        return stored
+    path = working / REQUEST_FILE
+    stored = read_request_file(path)
+    differences = _differences(stored["request"], record)
+    if differences:
+        raise ResumeRefusedError(
+            f"--resume: {path} is the request of another run ({differences}); "
+            "a run resumes only with the request it started with"
+        )
+    if stored["code"] != _code():
+        raise ResumeRefusedError(
+            f"--resume: the run at {request.out} was started by other zoosim code "
+            f"({stored['code']}; here {_code()}); finish it with that version"
+        )
+    stored["resume_commands"] = [*stored.get("resume_commands", []), command]
+    write_json_atomically(path, stored)
+    return stored
+
+
+def read_request_file(path: Path) -> dict[str, Any]:
+    """The ``request.json`` of an interrupted run, checked against its own sha256."""
+    try:
+        stored = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ResumeRefusedError(
+            f"--resume: no interrupted run to continue ({path} is missing)"
+        ) from None
+    except (OSError, ValueError) as error:
+        raise ResumeRefusedError(f"{path}: unreadable ({' '.join(str(error).split())})") from None
+    if not isinstance(stored, dict) or "sha256" not in stored or "request" not in stored:
+        raise ResumeRefusedError(
+            f"--resume: {path} was written by an older zoosim, without the checksum that "
+            "ties a checkpoint to its request; it cannot be resumed safely"
+        )
+    if request_sha256(stored["request"]) != stored["sha256"]:
+        raise ResumeRefusedError(
+            f"--resume: {path} was changed after the run started (its sha256 no longer "
+            "matches); a checkpoint resumes only with the request it was made for"
+        )
+    return stored
+
+
+def _check_checkpoint(
+    folder: Path,
+    state: dict[str, Any],
+    totals: BatchResult,
+    record: dict[str, Any],
+    job,
+) -> None:
+    """Refuse a checkpoint made for another request or code, or whose counts do not fit
+    this run's batches; one line naming what differs."""
+    if not totals and state["games"] == 0:
+        return
+    path = folder / CHECKPOINT
+    if state.get("request_sha256") != record["sha256"]:
+        differences = _differences(state.get("request") or {}, record["request"])
+        raise ResumeRefusedError(
+            f"--resume: {path} belongs to another request than {folder / REQUEST_FILE} "
+            f"({differences or 'no request recorded'}); the counts cannot be mixed"
+        )
+    if state.get("code") != record["code"]:
+        raise ResumeRefusedError(
+            f"--resume: {path} was made by other zoosim code ({state.get('code')}; "
+            f"here {record['code']})"
+        )
+    sample = job(0, 1)
+    expected = {key: np.shape(value) for key, value in sample.items() if not key.startswith("row_")}
+    found = {key: np.shape(value) for key, value in totals.items()}
+    if expected != found:
+        missing = sorted(set(expected) - set(found))
+        extra = sorted(set(found) - set(expected))
+        shaped = sorted(k for k in set(expected) & set(found) if expected[k] != found[k])
+        parts = [
+            f"{label}: {', '.join(keys)}"
+            for label, keys in (
+                ("missing", missing),
+                ("not made by this run", extra),
+                ("of another shape", shaped),
+            )
+            if keys
+        ]
+        raise ResumeRefusedError(
+            f"--resume: the counts in {path} do not fit this run's batches ({'; '.join(parts)})"
+        )
+
+
+def _differences(first: dict[str, Any], second: dict[str, Any]) -> str:
+    """``key: A here B`` for every key whose values differ, comma-separated."""
+    keys = sorted(set(first) | set(second))
+    return ", ".join(
+        f"{key}: {first.get(key)!r}, here {second.get(key)!r}"
+        for key in keys
+        if first.get(key) != second.get(key)
+    )
+
+
 def resume_request(
     out: Path, jobs: int, backend: str = "threads", scheduler: str | None = None
 ) -> RunRequest:
-    """Rebuild the request of the interrupted run at ``out`` (workers may differ)."""
+    """Rebuild the request of the interrupted run at ``out`` (workers may differ).
+
+    ``request.json`` is checked against its sha256, and the rebuilt request must give back
+    exactly the recorded one, so nothing that fixes the results can be lost or changed.
+    """
+    out = Path(out)
     record_path = partial_path(out) / REQUEST_FILE
     if not record_path.is_file():
-        raise UserError(
+        raise ResumeRefusedError(
             f"--resume: no interrupted run to continue at {out} "
             f"(no {record_path.relative_to(out.parent)})"
         )
-    record = json.loads(record_path.read_text(encoding="utf-8"))
-    game = get_game(record["game"])
-    lineup = parse_lineup(record["players"], game.strategies)
-    settings = game.settings_for_lineup(game.settings_from_table(record["settings"]), lineup)
-    return RunRequest(
-        game=game,
-        settings=settings,
-        lineup=lineup,
-        games=record["games"],
-        seed=record["seed"],
-        jobs=jobs,
-        backend=backend,
-        scheduler=scheduler,
-        batch_size=record["batch_size"],
-        with_rows=record["with_rows"],
-        until_ci=record["until_ci"],
-        out=out,
-        scenario=record["scenario"],
-    )
+    record = read_request_file(record_path)["request"]
+    try:
+        game = get_game(record["game"])
+        lineup = parse_lineup(record["players"], game.strategies)
+        settings = game.settings_for_lineup(game.settings_from_table(record["settings"]), lineup)
+        request = RunRequest(
+            game=game,
+            settings=settings,
+            lineup=lineup,
+            games=record["games"],
+            seed=record["seed"],
+            jobs=jobs,
+            backend=backend,
+            scheduler=scheduler,
+            batch_size=record["batch_size"],
+            with_rows=record["with_rows"],
+            rotate_seats=record["rotate_seats"],
+            until_ci=record["until_ci"],
+            out=out,
+            scenario=record["scenario"],
+        )
+    except (KeyError, TypeError) as error:
+        raise ResumeRefusedError(
+            f"--resume: {record_path} lacks {error} or holds it wrong"
+        ) from None
+    differences = _differences(record, _request_record(request))
+    if differences:
+        raise ResumeRefusedError(
+            f"--resume: {record_path} does not rebuild to the same request ({differences})"
+        )
+    return request
 
 
 def simulate(
@@ -333,7 +569,7 @@ def _rows_frame(batch: Batch, result: BatchResult, batch_size: int) -> pd.DataFr
     return frame
 
 
-def _manifest(request: RunRequest, totals, tables, stop) -> dict[str, Any]:
+def _manifest(request: RunRequest, totals, tables, stop, record=None) -> dict[str, Any]:
     game = request.game
     until = None
     if request.until_ci is not None:
@@ -371,7 +607,9 @@ def _manifest(request: RunRequest, totals, tables, stop) -> dict[str, Any]:
             totals.games_per_second * (len(request.lineup) if request.rotate_seats else 1), 1
         ),
         "scenario": request.scenario,
-        "command": request.command or sys.argv,
+        "command": record["command"] if record else (request.command or sys.argv),
+        **({"resume_commands": record["resume_commands"]} if record else {}),
+        "request_sha256": record["sha256"] if record else None,
         "environment": environment(),
         "tables": sorted(tables),
     }

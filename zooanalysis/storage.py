@@ -1,21 +1,35 @@
-"""Run directories: ``manifest.json`` plus Parquet tables, written atomically.
+"""Run directories: ``manifest.json`` plus Parquet tables, written safely.
 
-Everything is written into a hidden sibling folder (``.NAME.partial``) that is renamed to
-the final name only when complete, so an interrupted or failed run leaves no half-written
-result. A failed run removes the folder; an interrupted one keeps it, with a checkpoint of
-its counts, so that ``zoosim run --resume NAME`` can finish it.
+- **One writer per folder.** An output folder is reserved with :func:`reserve_output`: a
+  lock (``flock`` on ``.NAME.lock`` next to it) is held for the whole run or resume, and the
+  hidden working folder ``.NAME.partial`` is created exclusively. A second writer gets one
+  line naming the process that holds the folder.
+- **Nothing half-written.** Everything is written into the working folder, which is renamed
+  to the final name only when complete. Every file goes through a temporary file that is
+  flushed to disk (``fsync``) and renamed, and the folder is synced after each rename.
+- **Failures lose nothing.** A run keeps its working folder, with a checkpoint of its
+  counts, on Ctrl-C, SIGTERM and on every failure once it has counts worth keeping, so that
+  ``zoosim run --resume NAME`` can finish it; only the user deletes it.
+- **Tamper and version evidence.** A manifest records :data:`FORMAT_VERSION` and a sha256 of
+  every table; readers check both (see ``zooanalysis.loading.load_run``).
 """
 
 from __future__ import annotations
 
+import errno
+import fcntl
+import hashlib
+import io
 import json
 import os
 import platform
 import shutil
 import subprocess
 import sys
-from collections.abc import Mapping
-from contextlib import contextmanager
+import zipfile
+from collections.abc import Iterator, Mapping
+from contextlib import ExitStack, contextmanager, suppress
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -27,121 +41,438 @@ from zooanalysis.errors import UserError
 
 MANIFEST = "manifest.json"
 ROWS_FOLDER = "games"
+"""Per-game rows, one Parquet file per batch, when a run asks for them."""
+ROWS_CHECKSUMS = "rows_sha256.json"
+"""Next to ``games/``: the sha256 of every batch file of per-game rows (itself listed in
+the manifest's checksums); ``games/`` holds only Parquet files."""
 CHECKPOINT = "checkpoint.npz"
 """A run's counts so far and its position (``CHECKPOINT_STATE``, JSON), in one file."""
 CHECKPOINT_STATE = "__checkpoint_state__"
-"""Per-game rows, one Parquet file per batch, when a run asks for them."""
+FORMAT_VERSION = 1
+"""Version of the layout of result folders (manifest fields, table checksums). A reader
+refuses a folder of a version it does not know; folders without one predate versioning."""
+KNOWN_FORMAT_VERSIONS = (1,)
 
 
-def check_new_run_path(path: Path, option: str = "--out") -> None:
-    """Refuse an output path that already exists (runs are never overwritten)."""
-    if path.exists():
-        raise UserError(f"{option}: {path} already exists; give a new name or remove it first")
+class StorageError(UserError):
+    """A file that cannot be written or read: one line naming it and the cause."""
+
+
+class OutputTakenError(UserError):
+    """The output path is taken: it exists, or another process is writing it."""
+
+
+class ResumeRefusedError(UserError):
+    """A kept run that cannot be resumed as it is: its checkpoint or request is damaged,
+    changed, or made for another request or code."""
 
 
 def partial_path(path: Path) -> Path:
     """Where a run to ``path`` keeps its work until it completes: ``.NAME.partial``."""
+    path = Path(path)
     return path.parent / f".{path.name}.partial"
 
 
+def lock_path(path: Path) -> Path:
+    """The lock file of output ``path``: ``.NAME.lock`` next to it."""
+    path = Path(path)
+    return path.parent / f".{path.name}.lock"
+
+
+def discard_hint(path: Path) -> str:
+    """How to continue or delete the kept work of a run to ``path``."""
+    return (
+        f"continue it with zoosim run --resume {path} (or delete the kept work with "
+        f"rm -r {partial_path(path)})"
+    )
+
+
 class RunInterruptedError(Exception):
-    """A run stopped by Ctrl-C whose checkpoint was kept, so it can be resumed."""
+    """A run stopped by Ctrl-C or SIGTERM whose checkpoint was kept, so it can be resumed."""
 
     def __init__(self, path: Path) -> None:
         super().__init__(
             f"interrupted; no results were written. Continue it with: zoosim run "
-            f"--resume {path} (or delete {partial_path(path)})"
+            f"--resume {path} (or delete the kept work with rm -r {partial_path(path)})"
         )
         self.path = path
 
 
-def check_run_can_start(path: Path) -> None:
-    """Refuse a new run to ``path`` if it exists or an interrupted run of it is waiting."""
-    check_new_run_path(path)
-    working = partial_path(path)
-    if working.exists():
-        raise UserError(
-            f"--out: an interrupted run of {path} exists; continue it with "
-            f"zoosim run --resume {path}, or delete {working}"
+# --- checking that an output can be written ------------------------------------------------
+
+
+def check_new_run_path(path: Path, option: str = "--out") -> None:
+    """Refuse an output path that exists (results are never overwritten) or that cannot be
+    created (a file on the way, a read-only or immutable folder)."""
+    path = Path(path)
+    if path.exists() or path.is_symlink():
+        raise OutputTakenError(
+            f"{option}: {path} already exists; give a new name or remove it first"
         )
+    check_can_create(path, option)
+
+
+def check_run_can_start(path: Path) -> None:
+    """Refuse a new run to ``path`` if it exists, cannot be created, or an interrupted run
+    of it is waiting (a quick check without reserving; see :func:`reserve_output`)."""
+    check_new_run_path(path)
+    if partial_path(path).exists():
+        raise OutputTakenError(f"--out: an interrupted run of {path} exists; {discard_hint(path)}")
+
+
+def check_can_create(path: Path, option: str) -> None:
+    """A one-line ``UserError`` unless ``path`` could be created: the nearest existing folder
+    on its way must be a folder this process may write in.
+
+    Checked before any work starts, so a run never fails at its end for want of a folder.
+    """
+    path = Path(path).absolute()
+    ancestor = path.parent
+    while not ancestor.exists():
+        if ancestor.is_symlink():  # a dangling link on the way
+            raise UserError(f"{option}: cannot create {path}: {ancestor} is a broken link")
+        ancestor = ancestor.parent
+    if not ancestor.is_dir():
+        raise UserError(f"{option}: cannot create {path}: {ancestor} is a file, not a folder")
+    if not os.access(ancestor, os.W_OK | os.X_OK):
+        raise UserError(
+            f"{option}: cannot create {path}: the folder {ancestor} is not writable "
+            "(read-only, immutable or not yours)"
+        )
+
+
+def _make_parents(path: Path, option: str) -> None:
+    """Create the folders above ``path``, or one ``UserError`` line saying why not."""
+    check_can_create(path, option)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UserError(f"{option}: cannot create {path.parent} ({_cause(error)})") from None
+
+
+# --- one writer per folder ------------------------------------------------------------------
+
+
+@contextmanager
+def output_lock(path: Path, option: str = "--out") -> Iterator[None]:
+    """Hold the lock of output ``path`` for the block (``flock`` on ``.NAME.lock``).
+
+    Another process (or another thread with its own lock) that holds it makes this fail
+    with one :class:`OutputTakenError` line naming its process id. The lock file is removed
+    on release; an acquirer checks that the file it locked is still the one at the path.
+    """
+    path = Path(path)
+    _make_parents(path, option)
+    lock = lock_path(path)
+    while True:
+        try:
+            descriptor = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as error:
+            raise UserError(f"{option}: cannot create {lock} ({_cause(error)})") from None
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as error:
+            holder = _read_holder(descriptor)
+            os.close(descriptor)
+            if error.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                raise OutputTakenError(
+                    f"{option}: {path} is being written by another zoosim process{holder}; "
+                    "wait for it to finish or stop it"
+                ) from None
+            raise UserError(f"{option}: cannot lock {lock} ({_cause(error)})") from None
+        try:
+            same = os.stat(lock).st_ino == os.fstat(descriptor).st_ino
+        except FileNotFoundError:
+            same = False
+        if same:
+            break
+        os.close(descriptor)  # released and removed by its last holder meanwhile: again
+    try:
+        os.ftruncate(descriptor, 0)
+        os.write(descriptor, f"{os.getpid()}\n".encode())
+        yield
+    finally:
+        try:
+            lock.unlink(missing_ok=True)
+        finally:
+            os.close(descriptor)
+
+
+def _read_holder(descriptor: int) -> str:
+    """`` (pid N)`` from a lock file, or nothing if it holds no process id yet."""
+    try:
+        text = os.pread(descriptor, 32, 0).decode("ascii", "replace").strip()
+    except OSError:
+        return ""
+    return f" (pid {text})" if text.isdigit() else ""
+
+
+@dataclass
+class OutputFolder:
+    """An output folder reserved for this process: work goes into ``working`` and becomes
+    ``path`` with :meth:`finish`."""
+
+    path: Path
+    working: Path
+    resumed: bool = False
+    finished: bool = False
+
+    def finish(self) -> None:
+        """Make the work the result: sync the working folder, rename it to ``path`` and
+        sync the folder that holds it."""
+        sync_folder(self.working)
+        try:
+            os.rename(self.working, self.path)
+        except OSError as error:
+            raise StorageError(
+                f"{self.path}: cannot move the finished run there ({_cause(error)})"
+            ) from None
+        sync_folder(self.path.parent)
+        self.finished = True
+
+
+@contextmanager
+def reserve_output(
+    path: Path,
+    *,
+    option: str = "--out",
+    resume: bool = False,
+    resumable: bool = True,
+    unique: bool = False,
+) -> Iterator[OutputFolder]:
+    """Reserve output ``path`` for the block: lock it, check it, create its working folder.
+
+    A new output refuses an existing ``path`` or working folder (``unique``: tries
+    ``path-2``, ``path-3`` ... instead, for default names); ``resume`` needs the working
+    folder. The lock is held until the block ends. The block calls
+    :meth:`OutputFolder.finish` once its work is complete.
+
+    When the block fails, a ``resumable`` run keeps its working folder: on Ctrl-C or
+    SIGTERM always (:class:`RunInterruptedError`), otherwise when it is resumed or holds a
+    checkpoint, and the error line then says how to continue or delete it. Anything else is
+    removed: a failure leaves no partial output.
+    """
+    path = Path(path)
+    with ExitStack() as stack:
+        candidate = path
+        for number in range(2, 10_000):
+            try:
+                stack.enter_context(output_lock(candidate, option))
+                folder = _claim(candidate, option, resume, resumable)
+                break
+            except OutputTakenError:
+                stack.close()
+                if not unique:
+                    raise
+                candidate = path.with_name(f"{path.name}-{number}")
+        else:  # pragma: no cover - ten thousand runs of one name in one second
+            raise UserError(f"{option}: no free name like {path}")
+        try:
+            yield folder
+        except KeyboardInterrupt:
+            if not resumable or (not resume and _is_empty(folder.working)):
+                shutil.rmtree(folder.working, ignore_errors=True)  # nothing to resume
+                raise
+            raise RunInterruptedError(folder.path) from None
+        except BaseException as error:
+            if folder.finished:
+                raise
+            keep = resumable and (resume or (folder.working / CHECKPOINT).is_file())
+            if not keep:
+                shutil.rmtree(folder.working, ignore_errors=True)
+                if isinstance(error, OSError):
+                    raise StorageError(_oserror_line(error)) from None
+                raise
+            if isinstance(error, ResumeRefusedError):
+                raise UserError(
+                    f"{error}; nothing was changed: the kept work is in {folder.working} "
+                    f"(delete it with rm -r {folder.working} to give the run up)"
+                ) from None
+            if isinstance(error, UserError):
+                raise UserError(
+                    f"{error}; the work so far is kept: {discard_hint(folder.path)}"
+                ) from None
+            if isinstance(error, OSError):
+                raise StorageError(
+                    f"{_oserror_line(error)}; the work so far is kept: {discard_hint(folder.path)}"
+                ) from None
+            raise
+
+
+def _is_empty(folder: Path) -> bool:
+    try:
+        return not any(folder.iterdir())
+    except OSError:
+        return False
+
+
+def _claim(path: Path, option: str, resume: bool, resumable: bool) -> OutputFolder:
+    """Check ``path`` under its lock and create (or, resuming, find) its working folder."""
+    working = partial_path(path)
+    if path.exists() or path.is_symlink():
+        raise OutputTakenError(
+            f"{option}: {path} already exists; give a new name or remove it first"
+        )
+    if resume:
+        if not working.is_dir():
+            raise UserError(
+                f"--resume: no interrupted run to continue at {path} "
+                f"(no {working.name} folder next to it)"
+            )
+        return OutputFolder(path, working, resumed=True)
+    if working.exists():
+        if resumable:
+            raise OutputTakenError(
+                f"{option}: an interrupted run of {path} exists; {discard_hint(path)}"
+            )
+        raise OutputTakenError(
+            f"{option}: {working} was left by an interrupted zoosim; delete it with "
+            f"rm -r {working} and start again"
+        )
+    try:
+        working.mkdir()
+    except FileExistsError:
+        raise OutputTakenError(f"{option}: {working} appeared meanwhile; try again") from None
+    except OSError as error:
+        raise UserError(f"{option}: cannot create {working} ({_cause(error)})") from None
+    return OutputFolder(path, working)
 
 
 @contextmanager
 def resumable_directory(path: Path, resume: bool = False, keep_on_interrupt: bool = True):
-    """Yield the hidden working folder of a run that becomes ``path`` when complete.
+    """Yield the working folder of a run that becomes ``path`` when the block completes
+    (see :func:`reserve_output`; ``keep_on_interrupt=False``: work that cannot be resumed)."""
+    option = "--resume" if resume else "--out"
+    with reserve_output(path, option=option, resume=resume, resumable=keep_on_interrupt) as out:
+        yield out.working
+        out.finish()
 
-    A new run refuses an existing ``path`` or working folder; ``resume`` needs the working
-    folder. If the block is interrupted (KeyboardInterrupt) the folder is kept, with its
-    checkpoint, and :class:`RunInterruptedError` is raised, unless ``keep_on_interrupt`` is
-    false (work that cannot be resumed is removed); any other failure removes it.
-    """
-    check_new_run_path(path, "--resume" if resume else "--out")
-    working = partial_path(path)
-    if resume and not working.is_dir():
-        raise UserError(
-            f"--resume: no interrupted run to continue at {path} "
-            f"(no {working.name} folder next to it)"
-        )
-    if not resume and working.exists():
-        raise UserError(
-            f"--out: an interrupted run of {path} exists; continue it with "
-            f"zoosim run --resume {path}, or delete {working}"
-        )
-    path.parent.mkdir(parents=True, exist_ok=True)
-    working.mkdir(exist_ok=True)
+
+# --- durable writing -----------------------------------------------------------------------
+
+
+def sync_folder(folder: Path) -> None:
+    """Flush a folder's entries (new and renamed files) to disk."""
     try:
-        yield working
-        os.rename(working, path)
-    except KeyboardInterrupt:
-        if not keep_on_interrupt:
-            shutil.rmtree(working, ignore_errors=True)
-            raise
-        raise RunInterruptedError(path) from None
-    except BaseException:
-        shutil.rmtree(working, ignore_errors=True)
-        raise
+        descriptor = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError as error:
+        raise StorageError(f"{folder}: cannot open the folder ({_cause(error)})") from None
+    try:
+        os.fsync(descriptor)
+    except OSError as error:
+        if error.errno not in (errno.EINVAL, errno.ENOTSUP):  # some file systems cannot
+            raise StorageError(f"{folder}: cannot sync the folder ({_cause(error)})") from None
+    finally:
+        os.close(descriptor)
 
 
-def write_json_atomically(path: Path, data: Mapping[str, Any]) -> None:
-    """Write JSON so that a reader never sees half a file (write, then rename)."""
-    temporary = path.with_suffix(path.suffix + ".tmp")
-    temporary.write_text(json.dumps(data, indent=2, default=str) + "\n", encoding="utf-8")
-    os.replace(temporary, path)
+def write_file_durably(path: Path, data: bytes) -> str:
+    """Write ``data`` as ``path`` so that neither a reader nor a crash ever sees half of it:
+    a temporary file, flushed to disk, renamed, then the folder synced. Returns the data's
+    sha256; a failure (full disk ...) is one :class:`StorageError` line naming the file."""
+    path = Path(path)
+    temporary = path.with_name(f".{path.name}.tmp")
+    try:
+        with open(temporary, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except OSError as error:
+        with suppress(OSError):
+            temporary.unlink(missing_ok=True)
+        raise StorageError(f"{path}: cannot write ({_cause(error)})") from None
+    sync_folder(path.parent)
+    return sha256(data)
+
+
+def sha256(data: bytes) -> str:
+    """The hex sha256 of ``data``."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def json_bytes(data: Any) -> bytes:
+    """``data`` as indented UTF-8 JSON with a final newline."""
+    return (json.dumps(data, indent=2, default=str) + "\n").encode("utf-8")
+
+
+def write_json_atomically(path: Path, data: Mapping[str, Any]) -> str:
+    """Write JSON durably (see :func:`write_file_durably`); returns its sha256."""
+    return write_file_durably(path, json_bytes(dict(data)))
+
+
+def parquet_bytes(table: pd.DataFrame) -> bytes:
+    """A table as the bytes of a Parquet file (no index)."""
+    buffer = io.BytesIO()
+    table.to_parquet(buffer, index=False)
+    return buffer.getvalue()
+
+
+def write_table(path: Path, table: pd.DataFrame) -> str:
+    """Write one table as a Parquet file durably; returns its sha256."""
+    return write_file_durably(path, parquet_bytes(table))
+
+
+def write_tables(folder: Path, tables: Mapping[str, pd.DataFrame]) -> dict[str, str]:
+    """Write each table as ``<name>.parquet`` in ``folder``; returns ``{file name: sha256}``."""
+    return {
+        f"{name}.parquet": write_table(Path(folder) / f"{name}.parquet", table)
+        for name, table in tables.items()
+    }
+
+
+def write_manifest(folder: Path, manifest: Mapping[str, Any]) -> None:
+    """Write ``manifest.json`` durably (indented, UTF-8)."""
+    write_json_atomically(Path(folder) / MANIFEST, manifest)
+
+
+def stamped(manifest: Mapping[str, Any], checksums: Mapping[str, str]) -> dict[str, Any]:
+    """``manifest`` with the folder's format version and the sha256 of every file."""
+    return {"format_version": FORMAT_VERSION, **manifest, "checksums": dict(checksums)}
+
+
+# --- checkpoints -----------------------------------------------------------------------------
 
 
 def write_checkpoint(
     folder: Path, totals: Mapping[str, np.ndarray], state: Mapping[str, Any]
 ) -> None:
     """Save a run's summed counts and where it stands, together in one file replaced
-    atomically, so a killed process never leaves counts and position out of step."""
-    temporary = folder / "checkpoint.tmp.npz"
+    atomically (and flushed to disk), so a killed process never leaves counts and
+    position out of step."""
+    buffer = io.BytesIO()
     position = np.frombuffer(json.dumps(dict(state)).encode("utf-8"), dtype=np.uint8)
-    np.savez(temporary, **totals, **{CHECKPOINT_STATE: position})
-    os.replace(temporary, folder / CHECKPOINT)
+    np.savez_compressed(buffer, **totals, **{CHECKPOINT_STATE: position})
+    write_file_durably(Path(folder) / CHECKPOINT, buffer.getvalue())
 
 
 def read_checkpoint(folder: Path) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-    """The counts and state of the last checkpoint ({} and a fresh state if none yet)."""
-    path = folder / CHECKPOINT
+    """The counts and state of the last checkpoint ({} and a fresh state if none yet).
+
+    A damaged checkpoint (truncated, empty, flipped bytes ...) is one :class:`StorageError`
+    line naming the file and the cause.
+    """
+    path = Path(folder) / CHECKPOINT
     if not path.is_file():
         return {}, {"next_batch": 0, "games": 0, "wall_seconds": 0.0}
-    with np.load(path) as stored:
-        state = json.loads(stored[CHECKPOINT_STATE].tobytes().decode("utf-8"))
-        totals = {key: stored[key].copy() for key in stored.files if key != CHECKPOINT_STATE}
+    try:
+        with np.load(path, allow_pickle=False) as stored:
+            if CHECKPOINT_STATE not in stored.files:
+                raise ValueError("it holds no position")
+            state = json.loads(stored[CHECKPOINT_STATE].tobytes().decode("utf-8"))
+            totals = {key: stored[key].copy() for key in stored.files if key != CHECKPOINT_STATE}
+        if not isinstance(state, dict) or not {"next_batch", "games"} <= set(state):
+            raise ValueError("its position is incomplete")
+    except (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile) as error:
+        if isinstance(error, OSError) and not isinstance(error, zipfile.BadZipFile):
+            cause = _cause(error)
+        else:
+            cause = _damage(error)
+        raise ResumeRefusedError(f"{path}: the checkpoint is damaged ({cause})") from None
     return totals, state
 
 
-def write_tables(folder: Path, tables: Mapping[str, pd.DataFrame]) -> None:
-    """Write each table as ``<name>.parquet`` in ``folder``."""
-    for name, table in tables.items():
-        table.to_parquet(folder / f"{name}.parquet", index=False)
-
-
-def write_manifest(folder: Path, manifest: Mapping[str, Any]) -> None:
-    """Write ``manifest.json`` (indented, UTF-8)."""
-    (folder / MANIFEST).write_text(
-        json.dumps(manifest, indent=2, default=str) + "\n", encoding="utf-8"
-    )
+# --- reading ---------------------------------------------------------------------------------
 
 
 def read_manifest(path: Path) -> dict[str, Any]:
@@ -150,9 +481,73 @@ def read_manifest(path: Path) -> dict[str, Any]:
     if not manifest_path.is_file():
         raise UserError(f"{path}: not a zoosim run directory (no {MANIFEST})")
     try:
-        return json.loads(manifest_path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as error:
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise UserError(f"{manifest_path}: unreadable manifest ({error})") from None
+    except OSError as error:
+        raise StorageError(f"{manifest_path}: cannot read ({_cause(error)})") from None
+    if not isinstance(manifest, dict):
+        raise UserError(f"{manifest_path}: unreadable manifest (not a JSON object)")
+    return manifest
+
+
+def check_format_version(manifest: Mapping[str, Any], where: Path) -> bool:
+    """Whether the folder records a format version (and so checksums); ``UserError`` for
+    one this zoosim does not know."""
+    version = manifest.get("format_version")
+    if version is None:
+        return False
+    if version not in KNOWN_FORMAT_VERSIONS or isinstance(version, bool):
+        raise UserError(
+            f"{where}: format version {version!r} is not one this zoosim reads "
+            f"({', '.join(map(str, KNOWN_FORMAT_VERSIONS))}); was it written by a newer "
+            "zoosim? Read it with that version"
+        )
+    return True
+
+
+def read_verified(path: Path, expected: str | None) -> bytes:
+    """The bytes of ``path``, checked against the sha256 ``expected`` (None: unchecked).
+
+    A missing, unreadable or changed file is one :class:`StorageError` line naming it.
+    """
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise StorageError(f"{path}: missing (the manifest lists it)") from None
+    except OSError as error:
+        raise StorageError(f"{path}: cannot read ({_cause(error)})") from None
+    if expected is not None and sha256(data) != expected:
+        raise StorageError(
+            f"{path}: damaged or changed since it was written (its sha256 does not match "
+            "the manifest's)"
+        )
+    return data
+
+
+def parse_table(data: bytes, path: Path, **options: Any) -> pd.DataFrame:
+    """A Parquet file's bytes as a DataFrame; unreadable bytes are one line naming ``path``.
+
+    ``options`` go to ``pyarrow.parquet.read_table`` (``columns``, ``filters``).
+    """
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        return pq.read_table(io.BytesIO(data), **options).to_pandas()
+    except (pa.ArrowException, OSError, ValueError, KeyError) as error:
+        if options:  # the bytes were checked: most likely a column or filter it lacks
+            raise UserError(f"{path}: cannot read the rows asked for ({_damage(error)})") from None
+        raise StorageError(f"{path}: not a readable Parquet table ({_damage(error)})") from None
+
+
+def read_table_file(path: Path, expected: str | None = None) -> pd.DataFrame:
+    """Read one Parquet table, checked against its sha256 if given; one line if damaged."""
+    return parse_table(read_verified(path, expected), Path(path))
+
+
+# --- provenance ------------------------------------------------------------------------------
 
 
 def git_commit() -> str:
@@ -200,3 +595,24 @@ def environment() -> dict[str, str]:
 def utc_now() -> str:
     """The current time as an ISO 8601 UTC timestamp."""
     return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+# --- messages --------------------------------------------------------------------------------
+
+
+def _cause(error: OSError) -> str:
+    """An OSError's reason without the file name (the caller names the file)."""
+    return error.strerror or type(error).__name__
+
+
+def _damage(error: BaseException) -> str:
+    """A decoding error's message on one line."""
+    text = " ".join(str(error).split())
+    return text or type(error).__name__
+
+
+def _oserror_line(error: OSError) -> str:
+    """An OSError as ``FILE: cannot write (REASON)`` or its reason alone."""
+    if error.filename:
+        return f"{error.filename}: {_cause(error)}"
+    return _cause(error)

@@ -29,7 +29,6 @@ import copy
 import hashlib
 import itertools
 import json
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -164,6 +163,10 @@ def cell_id(cell: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
+SPEC_FILE = "sweep.json"
+CELLS_FILE = "cells.parquet"
+
+
 def run_sweep(
     sweep: Sweep,
     out: Path,
@@ -173,57 +176,121 @@ def run_sweep(
 ) -> pd.DataFrame:
     """Run every cell not yet in ``out``; returns one row per cell (also ``cells.parquet``).
 
+    ``out`` is locked for the whole sweep (one writer) and must be new, empty or this
+    sweep's own folder; every file is written durably (see ``zooanalysis.storage``), and
+    ``sweep.json`` records the format version and the sha256 of ``cells.parquet``.
     ``on_cell(done, total, cell, reused)`` is called after each cell.
     """
     from zooanalysis.simulation import RunRequest, run_simulation
-    from zooanalysis.storage import write_json_atomically
+    from zooanalysis.storage import (
+        FORMAT_VERSION,
+        StorageError,
+        output_lock,
+        read_table_file,
+        write_json_atomically,
+        write_table,
+    )
 
+    out = Path(out)
     cells_folder = out / "cells"
-    spec_path = out / "sweep.json"
-    if spec_path.exists():
-        stored = json.loads(spec_path.read_text(encoding="utf-8"))
-        if stored != json.loads(json.dumps(sweep.fingerprint(), default=str)):
-            raise UserError(
-                f"--out: {out} holds a different sweep; give another --out or remove it"
-            )
-    cells_folder.mkdir(parents=True, exist_ok=True)
-    write_json_atomically(spec_path, sweep.fingerprint())
-    rows = []
-    all_cells = sweep.cells()
-    for done, cell in enumerate(all_cells, start=1):
-        target = cells_folder / f"{cell_id(cell)}.parquet"
-        reused = target.is_file()
-        if not reused:
-            settings, lineup = cell_setup(sweep, cell)
-            request = RunRequest(
-                game=sweep.game,
-                settings=settings,
-                lineup=lineup,
-                games=sweep.games,
-                seed=sweep.seed,
-                jobs=jobs,
-                backend=backend,
-            )
-            metrics = run_simulation(request).metrics()
-            row = pd.DataFrame(
-                [
-                    {
-                        "cell": cell_id(cell),
-                        **cell,
-                        "lineup": ",".join(p.label for p in lineup),
-                        **metrics,
-                    }
-                ]
-            )
-            temporary = target.with_suffix(".tmp")
-            row.to_parquet(temporary, index=False)
-            os.replace(temporary, target)
-        rows.append(pd.read_parquet(target))
-        if on_cell is not None:
-            on_cell(done, len(all_cells), cell, reused)
-    table = pd.concat(rows, ignore_index=True)
-    table.to_parquet(out / "cells.parquet", index=False)
+    spec_path = out / SPEC_FILE
+    with output_lock(out, "--out"):
+        _check_sweep_folder(sweep, out)
+        try:
+            cells_folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise StorageError(f"{cells_folder}: cannot create ({error.strerror})") from None
+        spec = {"format_version": FORMAT_VERSION, **_plain(sweep.fingerprint())}
+        write_json_atomically(spec_path, spec)
+        rows = []
+        all_cells = sweep.cells()
+        for done, cell in enumerate(all_cells, start=1):
+            target = cells_folder / f"{cell_id(cell)}.parquet"
+            reused = target.is_file()
+            if not reused:
+                settings, lineup = cell_setup(sweep, cell)
+                request = RunRequest(
+                    game=sweep.game,
+                    settings=settings,
+                    lineup=lineup,
+                    games=sweep.games,
+                    seed=sweep.seed,
+                    jobs=jobs,
+                    backend=backend,
+                )
+                metrics = run_simulation(request).metrics()
+                row = pd.DataFrame(
+                    [
+                        {
+                            "cell": cell_id(cell),
+                            **cell,
+                            "lineup": ",".join(p.label for p in lineup),
+                            **metrics,
+                        }
+                    ]
+                )
+                write_table(target, row)
+            rows.append(read_table_file(target))
+            if on_cell is not None:
+                on_cell(done, len(all_cells), cell, reused)
+        table = pd.concat(rows, ignore_index=True)
+        spec["cells_sha256"] = write_table(out / CELLS_FILE, table)
+        write_json_atomically(spec_path, spec)
     return table
+
+
+def _plain(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` as it reads back from JSON."""
+    return json.loads(json.dumps(data, default=str))
+
+
+def _check_sweep_folder(sweep: Sweep, out: Path) -> None:
+    """Refuse an ``--out`` that is a file, holds something other than a sweep, or holds
+    another sweep; a new, empty or this sweep's own folder is fine."""
+    from zooanalysis.storage import check_can_create
+
+    if out.exists() and not out.is_dir():
+        raise UserError(f"--out: {out} is a file; give a folder for the sweep")
+    if not out.exists():
+        check_can_create(out, "--out")
+        return
+    spec_path = out / SPEC_FILE
+    if not spec_path.is_file():
+        if any(out.iterdir()):
+            raise UserError(
+                f"--out: {out} is not empty and holds no sweep ({SPEC_FILE}); give a new or "
+                "empty folder, or the folder of this same sweep to continue it"
+            )
+        return
+    try:
+        stored = json.loads(spec_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise UserError(f"{spec_path}: unreadable ({' '.join(str(error).split())})") from None
+    if not isinstance(stored, dict):
+        raise UserError(f"{spec_path}: unreadable (not a JSON object)")
+    recorded = {k: v for k, v in stored.items() if k not in ("format_version", "cells_sha256")}
+    if recorded != _plain(sweep.fingerprint()):
+        raise UserError(f"--out: {out} holds a different sweep; give another --out or remove it")
+
+
+def load_cells(folder: Path) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """A finished sweep's ``cells.parquet`` (checked against the sha256 in ``sweep.json``)
+    and its ``sweep.json``; one ``UserError`` line naming the file if damaged."""
+    from zooanalysis.storage import check_format_version, read_table_file
+
+    folder = Path(folder)
+    spec_path = folder / SPEC_FILE
+    try:
+        spec = json.loads(spec_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise UserError(f"{spec_path}: unreadable ({' '.join(str(error).split())})") from None
+    if not isinstance(spec, dict):
+        raise UserError(f"{spec_path}: unreadable (not a JSON object)")
+    has_checksums = check_format_version(spec, spec_path)
+    if has_checksums and "cells_sha256" not in spec:
+        raise UserError(f"{spec_path}: the sweep did not finish (no checksum of {CELLS_FILE})")
+    expected = spec.get("cells_sha256") if has_checksums else None
+    return read_table_file(folder / CELLS_FILE, expected), spec
 
 
 def is_sweep_folder(path: Path) -> bool:
@@ -236,8 +303,7 @@ def sweep_summary(folder: Path, name: str | None = None) -> str:
     """A finished sweep's win rate by seat in every cell, as text (``zoosim sweep`` and
     ``zoosim show``); ``name`` is what the header calls it (default: the folder's name)."""
     folder = Path(folder)
-    spec = json.loads((folder / "sweep.json").read_text(encoding="utf-8"))
-    table = pd.read_parquet(folder / "cells.parquet")
+    table, spec = load_cells(folder)
     grid = list(spec["grid"])
     seats = sorted(
         (c.removesuffix("_win_rate") for c in table.columns if _is_seat_rate(c)),
@@ -258,7 +324,7 @@ def sweep_summary(folder: Path, name: str | None = None) -> str:
         [
             f"{get_game(spec['game']).title} sweep {name or folder.name}: {len(table)} cells x "
             f"{spec['games']:,} games, seed {spec['seed']} (the same deals in every cell)",
-            "Win rate by seat, % [95% CI]:",
+            "Win share by seat (a game won by k tied winners gives each 1/k), % [95% CI]:",
             shown.to_string(index=False),
             "",
             f"Every metric with its CI, one row per cell: {folder / 'cells.parquet'}",

@@ -22,6 +22,7 @@ import pandas as pd
 
 from zooanalysis.errors import UserError
 from zooanalysis.games.base import Game
+from zooanalysis.results import ResultFolder
 from zooanalysis.stats import rate_table, two_proportion_test
 from zooanalysis.strategy_spec import PlayerSpec, StrategyInfo, format_number, parse_player
 
@@ -30,6 +31,8 @@ RANDOM_CANDIDATES = 24
 MIN_GAMES_PER_SEAT = 200
 """The fewest games a candidate plays in each seat in a round of the search (and each
 finalist in the final): fewer cannot tell candidates apart."""
+FINAL_SEED_OFFSET = 1_000_003
+"""The final comparison plays seed + this: fresh deals, not those the search chose on."""
 
 
 def candidates(info: StrategyInfo, seed: int) -> list[dict[str, float]]:
@@ -180,7 +183,7 @@ def evaluate(request: TuneRequest, player: PlayerSpec, games: int, seed: int) ->
                 jobs=request.jobs,
             )
         )
-        seat_row = run.win_rates("seat").loc[seat]
+        seat_row = run.win_rates("seat").loc[seat + 1]
         wins += int(seat_row["wins"])
         trials += int(seat_row["games"])
     return wins, trials
@@ -218,7 +221,7 @@ def tune(
         alive = ranked[: max(1, math.ceil(len(alive) / 2))]
     best = alive[0]
     final_games = plan.final_games
-    final_seed = request.seed + 1_000_003  # fresh deals, not those the search chose on
+    final_seed = request.seed + FINAL_SEED_OFFSET
     final_rows = []
     for name, index in (("default", 0), ("best", best)):
         player = player_with(info, pool[index], request.game.strategies)
@@ -259,3 +262,81 @@ def improvement(final: pd.DataFrame) -> dict[str, float]:
             best["wins"], best["trials"], default["wins"], default["trials"]
         ),
     }
+
+
+def tune_manifest(
+    request: TuneRequest, search: pd.DataFrame, final: pd.DataFrame
+) -> dict[str, object]:
+    """What a tuning folder records: the request, the result in short and provenance."""
+    import sys
+
+    from zooanalysis.storage import environment, git_commit, utc_now
+    from zooanalysis.version import __version__
+
+    gain = improvement(final)
+    return {
+        "kind": "tune",
+        "zoosim_version": __version__,
+        "git_commit": git_commit(),
+        "created": utc_now(),
+        "game": request.game.name,
+        "title": request.game.title,
+        "settings": request.game.settings_dict(request.settings),
+        "strategy": request.strategy.name,
+        "against": [player.label for player in request.against],
+        "games": request.games,
+        "seed": request.seed,
+        "final_seed": request.seed + FINAL_SEED_OFFSET,
+        "jobs": request.jobs,
+        "candidates": int(search["candidate"].nunique()),
+        "rounds": int(search["round"].max()),
+        "best": str(final.loc["best", "player"]),
+        "improvement": {key: float(value) for key, value in gain.items()},
+        "command": sys.argv,
+        "environment": environment(),
+        "tables": ["final", "search"],
+    }
+
+
+def write_tuning(
+    folder, request: TuneRequest, search: pd.DataFrame, final: pd.DataFrame
+) -> None:
+    """Write a tuning's tables and manifest (with checksums) into ``folder``."""
+    from zooanalysis.storage import stamped, write_manifest, write_tables
+
+    checksums = write_tables(folder, {"search": search, "final": final.reset_index()})
+    write_manifest(folder, stamped(tune_manifest(request, search, final), checksums))
+
+
+class TuneResult(ResultFolder):
+    """A finished tuning (``zoosim tune --out``): every evaluation and the final comparison."""
+
+    required_keys = ("tables", "title", "strategy", "against", "games", "seed", "improvement")
+
+    def search(self) -> pd.DataFrame:
+        """Every candidate played in every round, with its win rate and 95% CI."""
+        return self.table("search")
+
+    def final(self) -> pd.DataFrame:
+        """The defaults and the best candidate replayed on fresh deals."""
+        return self.table("final").set_index("candidate")
+
+    def summary(self) -> str:
+        """The final comparison and the gain, as text."""
+        m = self.manifest
+        lines = [
+            f"{m['title']}: tuning {m['strategy']} against {', '.join(m['against'])} "
+            f"({m['games']:,} games, seed {m['seed']})"
+        ]
+        for name, row in self.final().iterrows():
+            lines.append(
+                f"  {name:<8} {row.player:<40} wins {100 * row.rate:.2f}% "
+                f"[{100 * row.ci_low:.2f}%, {100 * row.ci_high:.2f}%] (n={int(row.n):,})"
+            )
+        gain = m["improvement"]
+        lines.append(
+            f"Best response gains {100 * gain['gain']:+.2f} percentage points over the "
+            f"defaults [{100 * gain['ci_low']:+.2f}, {100 * gain['ci_high']:+.2f}], "
+            f"p={gain['p_value']:.2g}"
+        )
+        return "\n".join(lines)

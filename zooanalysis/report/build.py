@@ -65,10 +65,15 @@ def build_report(source: Path, out: Path | None = None) -> Path:
 
 
 def check_report_target(target: Path) -> None:
-    """Refuse to replace anything but an earlier report."""
+    """Refuse to replace anything but an earlier report, or a folder that cannot be
+    written (checked before any work starts)."""
+    from zooanalysis.storage import check_can_create
+
+    target = Path(target)
     if target.exists() and (
         not target.is_dir() or (any(target.iterdir()) and not (target / "report.html").is_file())
     ):
         raise UserError(
             f"-o: {target} exists and is not a report folder; give another path or remove it"
         )
+    check_can_create(target, "-o")  # the report is built beside it and renamed into place

@@ -24,11 +24,6 @@ class DodgeballRun(Run):
         return len(self.lineup)
 
     @property
-    def winners_per_game(self) -> int:
-        """Partners win together: 2 with 4 players (a team's win is no tie), 1 with 2."""
-        return 2 if self.players == 4 else 1
-
-    @property
     def rounds_played(self) -> int:
         """Rounds played in all matches."""
         return int(self.table("round_ends")["rounds"].sum())

@@ -13,6 +13,7 @@ import numpy as np
 
 from zooanalysis.games.dodgeball.engine import GameRecord
 from zooanalysis.games.dodgeball.rules import SEATS, TEAMS, team_of
+from zooanalysis.outcome import count_outcome, new_outcome_totals
 from zooanalysis.trajectory import (
     LEAD_CHANGE_BINS,
     SETTLED_BINS,
@@ -68,6 +69,9 @@ def new_totals(players: int) -> dict[str, np.ndarray]:
         "round_starts": np.zeros((ROUND_BINS, SEATS, TEAMS), dtype=np.int64),
         "lead_changes_hist": np.zeros(LEAD_CHANGE_BINS, dtype=np.int64),
         "settled_hist": np.zeros(SETTLED_BINS, dtype=np.int64),
+        # win_ties (seat, tied winners: the partners share a team's win) and winning margins
+        # in rounds: zooanalysis.outcome
+        **new_outcome_totals(players),
     }
 
 
@@ -90,10 +94,12 @@ def tally(record: GameRecord, totals: dict[str, np.ndarray]) -> None:
         points = record.points[team_of(seat)]
         if team_of(seat) == record.winner_team:
             totals["wins"][seat] += 1
-            totals["sole_wins"][seat] += 1  # a match is never shared with the other team
+            if players == 2:  # with 4 players the partners share the win
+                totals["sole_wins"][seat] += 1
         totals["points_sum"][seat] += points
         totals["points_squares"][seat] += points * points
     totals["team_wins"][record.winner_team] += 1
+    count_outcome(record.seat_points, totals, fewest_win=False)
     totals["rounds_hist"][min(len(record.rounds), ROUND_BINS - 1)] += 1
     tricks = sum(result.tricks for result in record.rounds)
     totals["match_tricks_hist"][min(tricks, 4 * TRICK_BINS - 1)] += 1

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from zooanalysis.count_tables import histogram, nonzero_cells, seat_table
+from zooanalysis.count_tables import histogram, nonzero_cells, outcome_tables, seat_table
 from zooanalysis.games.base import BatchResult, Game
 from zooanalysis.games.dodgeball.batch import DodgeballBatch, make_batch
 from zooanalysis.games.dodgeball.counts import SEAT_EVENTS
@@ -90,11 +90,12 @@ def result_tables(totals: BatchResult, labels: list[str]) -> dict[str, pd.DataFr
     """Turn the kernel's summed count arrays into long, self-describing DataFrames.
 
     One game is a whole match. ``seats`` has one row per player (``wins``: matches its team
-    won; ``sole_wins`` the same, since a match is never shared with the other team;
-    ``points_*``: rounds its team won). Round-level tables use the four seats at the table
-    (0-3, in play order; in the 2-player game seats 2 and 3 are the dummies) and teams 0
-    (seats 0, 2) and 1 (seats 1, 3). Top bins hold "that many or more".
-    """
+    won; with 4 players the partners are two tied winners, so ``sole_wins`` is 0 and each
+    partner's win share is one half; ``points_*``: rounds its team won). ``win_ties`` and
+    ``margins`` (in rounds) are the shared outcome tables. Round-level tables use the four
+    seats at the table (0-3, in play order; in the 2-player game seats 2 and 3 are the
+    dummies) and teams 0 (seats 0, 2) and 1 (seats 1, 3). Top bins hold "that many or
+    more"."""
     players = len(labels)
     seats = seat_table(totals, labels, team=np.arange(players) % TEAMS)
     team_labels = [
@@ -141,6 +142,7 @@ def result_tables(totals: BatchResult, labels: list[str]) -> dict[str, pd.DataFr
         "round_starts": starts,
         "lead_changes": lead_changes_table(totals["lead_changes_hist"]),
         "settled": settled_table(totals["settled_hist"]),
+        **outcome_tables(totals),
     }
 
 

@@ -94,6 +94,7 @@ from zooanalysis.games.dodgeball.strategies import (
     nth_card,
     random_choice,
 )
+from zooanalysis.outcome import tally_outcome
 from zooanalysis.rng import seed_game, shuffle
 from zooanalysis.trajectory import LEAD_CHANGE_BINS, SETTLED_BINS
 
@@ -1141,6 +1142,8 @@ def play_batch(
         rows["row_rounds"],
         rows["row_tricks"],
         rows["row_winner"],
+        totals["win_ties"],
+        totals["margins"],
     )
     if status != OK:
         raise RuntimeError("kernel stopped: a strategy made an illegal choice")
@@ -1177,6 +1180,8 @@ def _play_batch(
     row_rounds,
     row_tricks,
     row_winner,
+    win_ties,
+    margins,
 ):
     players = codes.shape[0]
     write_rows = row_rounds.shape[0] > 0
@@ -1195,6 +1200,7 @@ def _play_batch(
     out = np.zeros(N_OUT, dtype=np.int64)
     spare = np.zeros(8, dtype=np.uint64)
     spare_nums = np.zeros(8, dtype=np.int64)
+    scores = np.zeros(players, dtype=np.int64)
     match_points = rules[R_MATCH_POINTS]
     for game in range(n_games):
         seed_game(stream, batch_seed, first_game + game)
@@ -1261,15 +1267,19 @@ def _play_batch(
         team_wins[winner] += 1
         for seat in range(players):
             team_points = nums[S_POINTS + (seat & 1)]
+            scores[seat] = team_points
             if (seat & 1) == winner:
                 wins[seat] += 1
-                sole_wins[seat] += 1  # a match is never shared with the other team
+                if players == 2:  # with 4 players the partners share the win
+                    sole_wins[seat] += 1
             points_sum[seat] += team_points
             points_squares[seat] += team_points * team_points
         rounds_hist[min(rounds, ROUND_BINS - 1)] += 1
         match_tricks_hist[min(tricks, match_tricks_hist.shape[0] - 1)] += 1
         lead_changes_hist[min(lead_changes, LEAD_CHANGE_BINS - 1)] += 1
         settled_hist[min(SETTLED_BINS - 1, (SETTLED_BINS * streak_start) // rounds)] += 1
+        # the partners are tied winners; the margin is in rounds
+        tally_outcome(scores, players, False, win_ties, margins)
         if write_rows:
             for seat in range(players):
                 row_points[game, seat] = nums[S_POINTS + (seat & 1)]

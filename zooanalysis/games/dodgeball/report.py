@@ -292,7 +292,10 @@ def balance_section(run: DodgeballRun) -> Section:
         intro=(
             "Match win rate of each team, round win rate of the start player's team (round 1 "
             "is started by seat 1, later rounds by the player who could not play), and how "
-            "many rounds a match takes."
+            "many rounds a match takes. Here a team's win counts whole. With four players the "
+            "balance section counts the two partners as tied winners (each a win share of one "
+            "half), so its fair share is 25% per seat and its shared-win rate 100% by "
+            "construction."
         ),
         findings=findings,
         figures=[Figure("team_balance", "Team and start balance", figure,
