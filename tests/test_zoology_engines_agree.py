@@ -96,6 +96,27 @@ CASES = [
         20,
         id="long-deck-reshuffles",
     ),
+    pytest.param(
+        ZoologySettings(players=6, simultaneous_guess_chance=0.3),
+        "bayes:guess=0.5,bayes:guess=0.5,bayes,curious:guess=0.5,curious,curious",
+        112,
+        40,
+        id="race-6p-often-simultaneous",
+    ),
+    pytest.param(
+        ZoologySettings(players=5, simultaneous_guess_chance=1.0),
+        "bayes*2,curious*3",
+        113,
+        40,
+        id="race-every-guess-simultaneous",
+    ),
+    pytest.param(
+        ZoologySettings(players=4, simultaneous_guess_chance=0.0),
+        "curious,curious,bayes:guess=0.4,bayes:guess=0.4",
+        114,
+        40,
+        id="race-never-simultaneous",
+    ),
     pytest.param(ZoologySettings(mode="cooperative"), "team*4", 109, 60, id="coop-4p"),
     pytest.param(
         ZoologySettings(
@@ -133,6 +154,16 @@ def test_kernel_equals_reference(rules, lineup, seed, n_games) -> None:
         np.testing.assert_array_equal(kernel_rows[key], reference_rows[key], err_msg=key)
     assert kernel_totals["games"][0] == n_games
     assert kernel_totals["question_plays"].sum() > 0
+
+
+def test_the_race_cases_reach_every_branch() -> None:
+    """Not vacuous: the race cases above have windows with one right guess and, with a
+    simultaneous chance above 0, windows with several; with chance 0 never several."""
+    case = {param.id: param.values for param in CASES}
+    often, _ = run_kernel(*case["race-6p-often-simultaneous"])
+    assert often["window_right"][1] > 0 and often["window_right"][2:].sum() > 0
+    never, _ = run_kernel(*case["race-never-simultaneous"])
+    assert never["window_right"][1] > 0 and never["window_right"][2:].sum() == 0
 
 
 def test_a_game_does_not_depend_on_the_batch_size() -> None:

@@ -180,6 +180,15 @@ class ZoologyRun(Run):
         table = self.table("second_chance_triggers").groupby("trigger", sort=False)["rounds"].sum()
         return rate_table(table, pd.Series(int(table.sum()), index=table.index))
 
+    def shared_free_guesses(self) -> pd.DataFrame:
+        """Free-guess windows with a right guess, by how many right guesses scored 2 in them
+        (several only when guessers were simultaneous, ``simultaneous_guess_chance``): the
+        share of those windows (95% CI, n = windows with a right guess)."""
+        if "free_windows" not in self.table_names:
+            raise KeyError("this run has no free-guess windows (cooperative, or an older run)")
+        table = self.table("free_windows").groupby("right_guesses")["windows"].sum()
+        return rate_table(table, pd.Series(int(table.sum()), index=table.index))
+
     # --- question cards ------------------------------------------------------------------
 
     def question_informativeness(self, deals: int = 300) -> pd.DataFrame:
@@ -413,6 +422,17 @@ class ZoologyRun(Run):
                     f" (second chance {row.second_chance_share:.1%} of points)"
                 )
             lines += ["", *self._suspense_lines()]
+            if "free_windows" in self.table_names:
+                windows = self.table("free_windows").groupby("right_guesses")["windows"].sum()
+                n = int(windows.sum())
+                if n:
+                    row = rate_table([int(windows[windows.index > 1].sum())], [n]).iloc[0]
+                    lines += [
+                        "",
+                        "Right free guesses shared (several right in one window, each 2 points):",
+                        f"  {'windows with a right guess':<29} "
+                        + format_rate(row.rate, row.ci_low, row.ci_high, n),
+                    ]
             lines += ["", "Second chance phase started by:"]
             for trigger, row in self.second_chance_triggers().iterrows():
                 lines.append(

@@ -93,6 +93,7 @@ def kernel_config(settings: ZoologySettings, players: int, regions=None) -> dict
         "points_correct": settings.points_correct_guess,
         "points_second": settings.points_second_chance,
         "guess_after_first": settings.guess_after_first_turns,
+        "simultaneous": settings.simultaneous_guess_chance,
         "gift": settings.gift_token,
         "max_rounds": settings.max_rounds,
         "cooperative": settings.cooperative,

@@ -57,6 +57,9 @@ def new_totals(seats: int, n_animals: int, n_questions: int, n_cells: int = 1) -
         "confusions": np.zeros((n_animals, n_animals), dtype=np.int64),
         "coop_games": np.zeros(n_cells, dtype=np.int64),
         "coop_success": np.zeros(n_cells, dtype=np.int64),
+        # free-guess windows with a right guess, by how many right guesses scored in them
+        # (more than one only when guessers were simultaneous)
+        "window_right": np.zeros(n + 1, dtype=np.int64),
     }
 
 
@@ -107,6 +110,8 @@ def tally(record: GameRecord, totals: dict[str, np.ndarray], cell: int = 0) -> N
             ] += 1
     for trigger in record.triggers:
         totals["triggers"][trigger] += 1
+    for right in record.window_right:
+        totals["window_right"][right] += 1
     for card, information, no_champion in record.questions:
         totals["question_plays"][card] += 1
         totals["question_information"][card] += information

@@ -184,6 +184,12 @@ def result_tables(
             }
         )
     else:
+        tables["free_windows"] = pd.DataFrame(
+            {
+                "right_guesses": np.arange(1, len(totals["window_right"])),
+                "windows": totals["window_right"][1:],
+            }
+        )
         tables["lead_changes"] = lead_changes_table(totals["lead_changes_hist"])
         tables["settled"] = settled_table(totals["settled_hist"])
     return tables

@@ -32,7 +32,7 @@ from zooanalysis.games.zoology.strategies import (
     guess_now,
     own_information,
 )
-from zooanalysis.rng import seed_game, shuffle
+from zooanalysis.rng import seed_game, shuffle, uniform
 
 END_POINTS = 0
 END_ROUND_LIMIT = 1
@@ -76,6 +76,7 @@ def play_batch(
         config["points_correct"],
         config["points_second"],
         config["guess_after_first"],
+        config["simultaneous"],
         config["gift"],
         config["max_rounds"],
         config["cooperative"],
@@ -231,6 +232,7 @@ def _play_batch(
     points_correct,
     points_second,
     guess_after_first,
+    simultaneous,
     gift,
     max_rounds,
     cooperative,
@@ -271,6 +273,7 @@ def _play_batch(
     confusions,
     coop_games,
     coop_success,
+    window_right,
     row_points,
     row_rounds,
     row_turns,
@@ -446,10 +449,11 @@ def _play_batch(
                     break
                 if cooperative or (guess_after_first and turn < players):
                     continue
-                # --- free-guess window: everyone decides at once ---
+                # --- free-guess window: a race; everyone decides at once, the tokens go
+                # down from the next player clockwise, the asker last ---
                 n_wanted = 0
-                for step in range(players):
-                    s = (first + step) % players
+                for step in range(1, players + 1):
+                    s = (asker + step) % players
                     if tokens[s] > 0:
                         top, top_p = _beliefs(
                             s,
@@ -470,6 +474,11 @@ def _play_batch(
                             n_wanted += 1
                 n_winners = 0
                 for i in range(n_wanted):
+                    if n_winners > 0:  # a right guess is down: only a simultaneous one counts
+                        if simultaneous <= 0.0:
+                            break
+                        if simultaneous < 1.0 and not uniform(rng) < simultaneous:
+                            break
                     s = wanted_seat[i]
                     if _place_guess(
                         s,
@@ -492,6 +501,7 @@ def _play_batch(
                 for i in range(n_winners):
                     done[winners[i]] = True
                 if n_winners > 0:
+                    window_right[n_winners] += 1
                     over = _score(
                         points,
                         game_points_from,

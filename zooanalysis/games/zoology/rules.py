@@ -57,6 +57,10 @@ class ZoologySettings:
     """Tokens in the supply by player count ("2" ... "6")."""
     guess_after_first_turns: bool = True
     """Free guesses open once every player has played one question (token side B)."""
+    simultaneous_guess_chance: float = 0.05
+    """Free guesses are a race: the first right guess of a window scores and ends it. The
+    chance that the next ready guesser still puts its token down at the same moment (and
+    scores too, if right); 1 makes every guess of a window simultaneous (the old reading)."""
     gift_token: bool = True
     """Cooperative: a player who guessed right gives one leftover token to a teammate."""
     perception_noise: float = 0.25
@@ -197,6 +201,8 @@ def settings_from_table(table: Mapping[str, Any]) -> ZoologySettings:
         elif key == "neutral_animals_by_players":
             given = dict(_per_players(value, key, 0, 10, ("2", "3")))
             values[key] = tuple((n, given.get(n, d)) for n, d in DEFAULT_NEUTRALS)
+        elif key == "simultaneous_guess_chance":
+            values[key] = _number(value, key, 0.0, 1.0)
         elif key == "perception_noise":
             values[key] = _number(value, key, 0.01, 10.0)
         elif key == "predicate_weight":

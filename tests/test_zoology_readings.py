@@ -1,0 +1,176 @@
+"""Zoology's readings of "at any time" and of a shared victory (docs/rules-decisions.md,
+Zoology #9, #10 and #14), each on a scripted table, plus the old readings as settings.
+
+Guessing at any time is a race: "In rare cases, players might make a correct guess
+simultaneously. All those players take 2 victory point tokens". In a free-guess window the
+tokens go down from the player after the asker, clockwise; the first right guess scores 2 and
+ends the window, and a later ready guesser is simultaneous only with
+``simultaneous_guess_chance``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import pytest
+from test_zoology_engine import RULES, Scripted, Table, askers, check_record, guess_summary
+
+from zooanalysis.games.zoology import engine
+from zooanalysis.games.zoology.engine import PHASE_FREE, PHASE_SECOND, play_game
+
+RACE = replace(RULES, players=3, max_rounds=1, simultaneous_guess_chance=0.0)
+
+
+def test_the_first_right_guess_wins_the_race_and_the_next_waits_for_the_second_chance(
+    monkeypatch,
+) -> None:
+    """Seats 0 and 1 both know their animal in the window after seat 2's question (race order
+    0, 1, 2). Seat 0's token is down first: 2 points, and the second chance begins at once;
+    seat 1 kept its token and scores 1 with it, in turn order from the first player."""
+    table = Table(monkeypatch)
+    players = [
+        Scripted(table, free={(0, 3): "right"}),
+        Scripted(table, free={(0, 3): "right"}, second={0: ["right"]}),
+        Scripted(table, second={0: ["wrong"]}),
+    ]
+    record = play_game(RACE, players, seed=31)
+    assert record.turns == 3
+    assert guess_summary(record) == [
+        (0, PHASE_FREE, True),
+        (1, PHASE_SECOND, True),
+        (2, PHASE_SECOND, False),
+    ]
+    assert record.points == [2, 1, 0]
+    assert record.window_right == [1]
+    assert all(not p.second.get(0) for p in players)
+
+
+def test_the_race_starts_with_the_player_after_the_asker(monkeypatch) -> None:
+    """The window after seat 0's second question (the 4th of the round): the race order is
+    1, 2, 0, so seat 1 is quicker than seat 0 although seat 0 is the round's first player."""
+    table = Table(monkeypatch)
+    players = [
+        Scripted(table, free={(0, 4): "right"}, second={0: ["right"]}),
+        Scripted(table, free={(0, 4): "right"}),
+        Scripted(table, second={0: ["wrong"]}),
+    ]
+    record = play_game(RACE, players, seed=32)
+    assert askers(record, 0) == [0, 1, 2, 0]
+    assert guess_summary(record)[0] == (1, PHASE_FREE, True)
+    assert record.points == [1, 2, 0]
+    free_calls = [o.seat for free, o in [(f, o) for f, o in table.calls] if free]
+    assert free_calls[-3:] == [1, 2, 0]  # everyone decides, in race order
+
+
+def test_a_wrong_guess_before_the_right_one_stays_and_the_later_guesser_keeps_its_token(
+    monkeypatch,
+) -> None:
+    """Race order 0, 1, 2: seat 0's wrong token is down first (the animal is removed), seat 1
+    is right; seat 2, ready with a wrong guess, never placed it and guesses in the second
+    chance instead."""
+    table = Table(monkeypatch)
+    players = [
+        Scripted(table, free={(0, 3): "wrong"}),
+        Scripted(table, free={(0, 3): "right"}),
+        Scripted(table, free={(0, 3): "wrong"}, second={0: ["wrong"]}),
+    ]
+    record = play_game(RACE, players, seed=33)
+    assert guess_summary(record) == [
+        (0, PHASE_FREE, False),
+        (1, PHASE_FREE, True),
+        (2, PHASE_SECOND, False),
+    ]
+    assert record.points == [0, 2, 0]
+    check_record(RACE, record)
+
+
+def test_every_guess_of_a_window_is_simultaneous_with_chance_one(monkeypatch) -> None:
+    """``simultaneous_guess_chance = 1`` is the old reading: every right guess of the window
+    scores 2 (and every wrong one is placed)."""
+    table = Table(monkeypatch)
+    players = [
+        Scripted(table, free={(0, 3): "right"}),
+        Scripted(table, free={(0, 3): "wrong"}),
+        Scripted(table, free={(0, 3): "right"}),
+    ]
+    rules = replace(RACE, simultaneous_guess_chance=1.0)
+    record = play_game(rules, players, seed=34)
+    assert guess_summary(record) == [
+        (0, PHASE_FREE, True),
+        (1, PHASE_FREE, False),
+        (2, PHASE_FREE, True),
+    ]
+    assert record.points == [2, 0, 2]
+    assert record.window_right == [2]
+
+
+def test_a_simultaneous_right_guess_comes_with_the_set_chance(monkeypatch) -> None:
+    """Two ready right guessers in a row: the second scores 2 as well with probability
+    ``simultaneous_guess_chance`` (one draw per later guesser), else 1 in the second chance."""
+    chance, games = 0.3, 600
+    shared = 0
+    for game in range(games):
+        table = Table(monkeypatch)
+        players = [
+            Scripted(table, free={(0, 3): "right"}),
+            Scripted(table, free={(0, 3): "right"}, second={0: ["right"]}),
+            Scripted(table, second={0: ["wrong"]}),
+        ]
+        rules = replace(RACE, simultaneous_guess_chance=chance)
+        record = play_game(rules, players, seed=35, game_index=game)
+        assert record.points[0] == 2 and record.points[1] in (1, 2)
+        shared += record.points[1] == 2
+        assert record.window_right == [record.points[1]]
+    sigma = math.sqrt(chance * (1 - chance) / games)
+    assert abs(shared / games - chance) < 4 * sigma
+
+
+@pytest.mark.parametrize("chance", [0.0, 0.05, 1.0])
+def test_invariants_hold_for_any_race_chance(chance) -> None:
+    rules = replace(RULES, simultaneous_guess_chance=chance)
+    for game in range(6):
+        check_record(rules, play_game(rules, engine.lineup("curious*2,bayes*2"), 41, game))
+
+
+def test_a_run_reports_how_often_right_free_guesses_are_shared() -> None:
+    """The run's ``free_windows`` table and ``shared_free_guesses()``: windows with a right
+    guess by how many scored 2 in them (shares with 95% CI); rare with the default chance,
+    always one with chance 0."""
+    import zooanalysis
+
+    lineup = "curious,curious,bayes,bayes,curious,bayes"
+    run = zooanalysis.simulate("zoology", players=lineup, games=800, jobs=1, seed=5)
+    shared = run.shared_free_guesses()
+    assert shared["n"].nunique() == 1 and shared["rate"].sum() == pytest.approx(1.0)
+    n = int(shared["n"].iloc[0])
+    assert n > 800  # most games have several rounds that end with a right guess
+    several = shared.loc[shared.index > 1, "rate"].sum()
+    assert 0 < several < 0.2  # 6 players often know at once, yet only the chance shares
+    assert "Right free guesses shared" in run.summary()
+    never = zooanalysis.simulate(
+        "zoology",
+        players=lineup,
+        games=300,
+        jobs=1,
+        seed=5,
+        settings={"simultaneous_guess_chance": 0.0},
+    )
+    alone = never.shared_free_guesses()
+    assert alone.loc[1, "rate"] == 1.0 and (alone.loc[alone.index > 1, "rate"] == 0).all()
+
+
+@pytest.mark.parametrize(
+    ("table", "key", "fragment"),
+    [
+        ({"simultaneous_guess_chance": 1.5}, "simultaneous_guess_chance", "from 0 to 1"),
+        ({"simultaneous_guess_chance": "rare"}, "simultaneous_guess_chance", "from 0 to 1"),
+    ],
+)
+def test_reading_settings_are_checked(table, key, fragment) -> None:
+    from zooanalysis.errors import SettingsError
+    from zooanalysis.games.zoology.rules import settings_from_table
+
+    with pytest.raises(SettingsError) as error:
+        settings_from_table(table)
+    assert error.value.key == key and fragment in str(error.value)
