@@ -174,9 +174,11 @@ def check_record(rules: ZoologySettings, record: engine.GameRecord) -> None:
         assert record.success == (found == set(range(players)))
     elif record.end_reason == END_POINTS:
         assert max(record.points) >= rules.points_to_win
-        assert set(record.winners) == {
-            s for s, p in enumerate(record.points) if p == max(record.points)
-        }
+        reached = {s for s, p in enumerate(record.points) if p >= rules.points_to_win}
+        most = {s for s, p in enumerate(record.points) if p == max(record.points)}
+        # everyone who reached the points to win shares it (docs: Zoology #14), or only the
+        # most points under the old reading
+        assert set(record.winners) == (reached if rules.winners == "reached" else most)
     else:
         assert record.end_reason == END_ROUND_LIMIT
         assert record.rounds == rules.max_rounds

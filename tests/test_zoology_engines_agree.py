@@ -117,6 +117,22 @@ CASES = [
         40,
         id="race-never-simultaneous",
     ),
+    pytest.param(
+        ZoologySettings(players=6, points_to_win=3, simultaneous_guess_chance=1.0),
+        "bayes*3,curious*3",
+        115,
+        40,
+        id="shared-wins",
+    ),
+    pytest.param(
+        ZoologySettings(
+            players=6, points_to_win=3, simultaneous_guess_chance=1.0, winners="most_points"
+        ),
+        "bayes*3,curious*3",
+        115,
+        40,
+        id="shared-wins-most-points",
+    ),
     pytest.param(ZoologySettings(mode="cooperative"), "team*4", 109, 60, id="coop-4p"),
     pytest.param(
         ZoologySettings(
@@ -164,6 +180,14 @@ def test_the_race_cases_reach_every_branch() -> None:
     assert often["window_right"][1] > 0 and often["window_right"][2:].sum() > 0
     never, _ = run_kernel(*case["race-never-simultaneous"])
     assert never["window_right"][1] > 0 and never["window_right"][2:].sum() == 0
+    shared, shared_rows = run_kernel(*case["shared-wins"])
+    most, most_rows = run_kernel(*case["shared-wins-most-points"])
+    games = case["shared-wins"][3]
+    assert shared["wins"].sum() > most["wins"].sum() > games  # ties, and more shared wins
+    np.testing.assert_array_equal(shared_rows["row_points"], most_rows["row_points"])
+    np.testing.assert_array_equal(
+        shared_rows["row_standing"], np.minimum(shared_rows["row_points"], 3)
+    )
 
 
 def test_a_game_does_not_depend_on_the_batch_size() -> None:
@@ -172,7 +196,6 @@ def test_a_game_does_not_depend_on_the_batch_size() -> None:
     _, rows_25 = run_kernel(rules, "curious,bayes,team,bayes", 5, 25)
     for key in rows_10:
         np.testing.assert_array_equal(rows_10[key], rows_25[key][:10], err_msg=key)
-
 
 
 @pytest.mark.parametrize(

@@ -126,6 +126,58 @@ def test_a_simultaneous_right_guess_comes_with_the_set_chance(monkeypatch) -> No
     assert abs(shared / games - chance) < 4 * sigma
 
 
+@pytest.mark.parametrize(("reading", "winners"), [("reached", [0, 1]), ("most_points", [0])])
+def test_everyone_who_reaches_the_points_to_win_in_one_window_shares_the_win(
+    monkeypatch, reading, winners
+) -> None:
+    """Rulebook: "In rare cases, players might make a correct guess simultaneously. All those
+    players take 2 victory point tokens ... This is the only situation that may lead to a
+    share of victory!" and "Once a player reaches 5 or more points, the game ends
+    immediately. That player is declared the winner!"
+
+    3 points to win. Round 0: seat 0 right in the window (2), seat 1 right in the second
+    chance (1). Round 1: seats 1 and 0 right at the same moment (race order 1, 2, 0): 3 and 4
+    points, both past 3, and the game ends at once. Both win ("reached"); under the old
+    reading ("most_points") only seat 0."""
+    table = Table(monkeypatch)
+    players = [
+        Scripted(table, free={(0, 3): "right", (1, 3): "right"}),
+        Scripted(table, free={(1, 3): "right"}, second={0: ["right"]}),
+        Scripted(table, second={0: ["wrong"]}),
+    ]
+    rules = replace(
+        RULES, players=3, points_to_win=3, simultaneous_guess_chance=1.0, winners=reading
+    )
+    record = play_game(rules, players, seed=36)
+    assert record.rounds == 2 and record.end_reason == engine.END_POINTS
+    assert record.points == [4, 3, 0]
+    assert record.winners == winners
+    assert record.window_right == [1, 2]
+    check_record(rules, record)
+
+
+def test_shared_wins_agree_between_rows_and_counts() -> None:
+    """With many simultaneous finishes, every game's winners from its rows (``row_wins``,
+    read from ``row_standing``) add up to the counted wins, and under "reached" more seats
+    win than under "most_points" on the same deals."""
+    from zooanalysis.games.zoology.batch import make_batch
+    from zooanalysis.games.zoology.game import GAME
+
+    lineup = [s.player for s in engine.lineup("curious,bayes,curious,bayes,curious,bayes")]
+    wins = {}
+    for reading in ("reached", "most_points"):
+        rules = replace(
+            RULES, players=6, points_to_win=3, simultaneous_guess_chance=1.0, winners=reading
+        )
+        result = make_batch(rules, lineup, with_rows=True)(8, 300)
+        flags = GAME.row_wins(result)
+        assert flags.sum(axis=0).tolist() == result["wins"].tolist()
+        if reading == "reached":
+            assert (flags == (result["row_points"] >= 3)).all()
+        wins[reading] = int(result["wins"].sum())
+    assert wins["reached"] > wins["most_points"] > 300
+
+
 @pytest.mark.parametrize("chance", [0.0, 0.05, 1.0])
 def test_invariants_hold_for_any_race_chance(chance) -> None:
     rules = replace(RULES, simultaneous_guess_chance=chance)
@@ -165,6 +217,7 @@ def test_a_run_reports_how_often_right_free_guesses_are_shared() -> None:
     [
         ({"simultaneous_guess_chance": 1.5}, "simultaneous_guess_chance", "from 0 to 1"),
         ({"simultaneous_guess_chance": "rare"}, "simultaneous_guess_chance", "from 0 to 1"),
+        ({"winners": "highest"}, "winners", "reached, most_points"),
     ],
 )
 def test_reading_settings_are_checked(table, key, fragment) -> None:

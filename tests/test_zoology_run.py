@@ -238,6 +238,7 @@ def test_lead_changes_and_settling_by_hand() -> None:
         state.turns = turn
         engine.score(state, awards, record)
     record.points, record.turns, record.rounds, record.end_reason = state.points, 10, 1, 0
+    record.winners = [0]  # as play_game finds them (engine.standings); tally reads them
     assert record.lead_changes == 2
     totals = new_totals(2, len(rules.animals), len(rules.questions))
     tally(record, totals)
@@ -258,8 +259,13 @@ def test_seat_table_for_a_short_rows_run(tmp_path: Path) -> None:
     result = {
         "row_points": rows[[f"points_{s}" for s in range(4)]].to_numpy(),
         "row_success": rows["success"].to_numpy(),
+        "row_standing": rows[[f"standing_{s}" for s in range(4)]].to_numpy(),
     }
     wins = game.row_wins(result)
     assert wins.sum(axis=0).tolist() == seats["wins"].tolist()
-    coop = {"row_points": np.zeros((2, 3)), "row_success": np.array([1, 0])}
+    coop = {
+        "row_points": np.zeros((2, 3)),
+        "row_success": np.array([1, 0]),
+        "row_standing": np.zeros((2, 3)),
+    }
     assert game.row_wins(coop).tolist() == [[True] * 3, [False] * 3]

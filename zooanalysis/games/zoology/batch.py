@@ -19,7 +19,7 @@ import numpy as np
 from zooanalysis.games.base import BatchResult
 from zooanalysis.games.zoology import kernel
 from zooanalysis.games.zoology.counts import new_rows, new_totals, tally
-from zooanalysis.games.zoology.engine import END_COOPERATIVE, Strategy, play_game
+from zooanalysis.games.zoology.engine import END_COOPERATIVE, Strategy, play_game, standings
 from zooanalysis.games.zoology.rules import ZoologySettings, cells
 from zooanalysis.games.zoology.strategies import strategy_code, strategy_params
 from zooanalysis.strategy_spec import PlayerSpec
@@ -90,6 +90,7 @@ def kernel_config(settings: ZoologySettings, players: int, regions=None) -> dict
         "hand_size": settings.hand_size,
         "tokens": settings.tokens_for(players),
         "points_to_win": settings.points_to_win,
+        "win_cap": settings.points_to_win if settings.winners == "reached" else 2**62,
         "points_correct": settings.points_correct_guess,
         "points_second": settings.points_second_chance,
         "guess_after_first": settings.guess_after_first_turns,
@@ -125,4 +126,5 @@ def play_batch_reference(
             rows["row_turns"][game] = record.turns
             cooperative = record.end_reason == END_COOPERATIVE
             rows["row_success"][game] = int(record.success) if cooperative else -1
+            rows["row_standing"][game] = standings(settings, record.points)
     return totals, rows

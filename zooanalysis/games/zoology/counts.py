@@ -64,13 +64,16 @@ def new_totals(seats: int, n_animals: int, n_questions: int, n_cells: int = 1) -
 
 
 def new_rows(games: int, seats: int) -> dict:
-    """Arrays for one row per game: points, rounds, turns, and ``success`` (cooperative: 1
-    if every player found their animal, else 0; -1 in the competitive game)."""
+    """Arrays for one row per game: points, rounds, turns, ``success`` (cooperative: 1
+    if every player found their animal, else 0; -1 in the competitive game) and
+    ``standing`` (where each seat finished, ``engine.standings``: the points, capped at
+    ``points_to_win`` when everyone who reached it shares the win)."""
     return {
         "row_points": np.zeros((games, seats), dtype=np.int32),
         "row_rounds": np.zeros(games, dtype=np.int32),
         "row_turns": np.zeros(games, dtype=np.int32),
         "row_success": np.zeros(games, dtype=np.int8),
+        "row_standing": np.zeros((games, seats), dtype=np.int32),
     }
 
 
@@ -85,15 +88,14 @@ def tally(record: GameRecord, totals: dict[str, np.ndarray], cell: int = 0) -> N
     totals["rounds_hist"][min(record.rounds, ROUND_BINS - 1)] += 1
     totals["turns_hist"][min(record.turns, TURN_BINS - 1)] += 1
     cooperative = record.end_reason == END_COOPERATIVE
-    best = max(record.points)
-    leaders = [s for s, p in enumerate(record.points) if p == best]
+    leaders = record.winners
     for seat, points in enumerate(record.points):
         totals["points_sum"][seat] += points
         totals["points_squares"][seat] += points * points
         totals["points_from"][seat] += record.points_from[seat]
         if cooperative:
             totals["wins"][seat] += int(record.success)
-        elif points == best:
+        elif seat in leaders:
             totals["wins"][seat] += 1
             totals["sole_wins"][seat] += int(len(leaders) == 1)
     if cooperative:

@@ -713,9 +713,23 @@ def play_game(
     if settings.cooperative:
         record.winners = list(range(players)) if record.success else []
     else:
-        best = max(state.points)
-        record.winners = [s for s, p in enumerate(state.points) if p == best]
+        standing = standings(settings, state.points)
+        best = max(standing)
+        record.winners = [s for s, p in enumerate(standing) if p == best]
     return record
+
+
+def standings(settings: ZoologySettings, points: Sequence[int]) -> list[int]:
+    """Where each seat finishes: the best standing wins, ties all win.
+
+    With ``winners = "reached"`` (the rulebook) every player at ``points_to_win`` or more
+    stands at ``points_to_win``: the game ends the moment someone reaches it, so they all
+    reached it in the same score change (a window of simultaneous right guesses), and "All
+    those players take 2 victory point tokens ... This is the only situation that may lead to
+    a share of victory!". With ``"most_points"`` the standing is the points."""
+    if settings.winners != "reached":
+        return list(points)
+    return [min(p, settings.points_to_win) for p in points]
 
 
 def check_every_card_once(state: GameState) -> None:

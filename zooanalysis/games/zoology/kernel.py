@@ -73,6 +73,7 @@ def play_batch(
         config["hand_size"],
         config["tokens"],
         config["points_to_win"],
+        config["win_cap"],
         config["points_correct"],
         config["points_second"],
         config["guess_after_first"],
@@ -229,6 +230,7 @@ def _play_batch(
     hand_size,
     supply_tokens,
     points_to_win,
+    win_cap,
     points_correct,
     points_second,
     guess_after_first,
@@ -278,6 +280,7 @@ def _play_batch(
     row_rounds,
     row_turns,
     row_success,
+    row_standing,
 ):
     players = codes.shape[0]
     n_questions = scores.shape[0]
@@ -671,13 +674,15 @@ def _play_batch(
         end_reasons[end_reason] += 1
         rounds_hist[min(rounds, ROUND_BINS - 1)] += 1
         turns_hist[min(turns, TURN_BINS - 1)] += 1
+        # standings (engine.standings): points, capped at win_cap ("reached": everyone who
+        # reached the points to win shares the win)
         best = 0
         for s in range(players):
-            best = max(best, points[s])
+            best = max(best, min(points[s], win_cap))
         n_best = 0
         sole = -1
         for s in range(players):
-            if points[s] == best:
+            if min(points[s], win_cap) == best:
                 n_best += 1
                 sole = s
         for s in range(players):
@@ -688,7 +693,7 @@ def _play_batch(
             if cooperative:
                 if success:
                     wins[s] += 1
-            elif points[s] == best:
+            elif min(points[s], win_cap) == best:
                 wins[s] += 1
                 if n_best == 1:
                     sole_wins[s] += 1
@@ -706,6 +711,7 @@ def _play_batch(
         if keep_rows:
             for s in range(players):
                 row_points[game, s] = points[s]
+                row_standing[game, s] = min(points[s], win_cap)
             row_rounds[game] = rounds
             row_turns[game] = turns
             row_success[game] = (1 if success else 0) if cooperative else -1

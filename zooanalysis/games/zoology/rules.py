@@ -30,6 +30,7 @@ from zooanalysis.settings import reject_unknown_keys, whole_number
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
 MODES = ("competitive", "cooperative")
+WINNERS = ("reached", "most_points")
 DEFAULT_TOKENS = (("2", 10), ("3", 12), ("4", 14), ("5", 16), ("6", 18))
 """Guess tokens in the supply by player count: the rulebook gives 10 for 2 and 12 for 3
 players; 14, 16 and 18 for 4-6 are our reading (18 tokens are in the box)."""
@@ -63,6 +64,10 @@ class ZoologySettings:
     scores too, if right); 1 makes every guess of a window simultaneous (the old reading)."""
     gift_token: bool = True
     """Cooperative: a player who guessed right gives one leftover token to a teammate."""
+    winners: str = "reached"
+    """Who wins when the game ends on points: everyone who reached ``points_to_win`` in that
+    last score change shares the win ("reached", the rulebook), or only the most points
+    ("most_points", ties all win)."""
     perception_noise: float = 0.25
     """How noisily players judge an answer: the scale of each voter's Gumbel error on an
     animal's standardised score (0.25 makes close calls split the vote)."""
@@ -178,6 +183,12 @@ def settings_from_table(table: Mapping[str, Any]) -> ZoologySettings:
             if value not in MODES:
                 raise SettingsError(
                     key, f"{value!r} is not allowed; allowed are {', '.join(MODES)}"
+                )
+            values[key] = value
+        elif key == "winners":
+            if value not in WINNERS:
+                raise SettingsError(
+                    key, f"{value!r} is not allowed; allowed are {', '.join(WINNERS)}"
                 )
             values[key] = value
         elif key == "regions":
