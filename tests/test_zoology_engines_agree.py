@@ -133,6 +133,13 @@ CASES = [
         40,
         id="shared-wins-most-points",
     ),
+    pytest.param(
+        ZoologySettings(players=3, regions=("australia",), void_questions="keep"),
+        "curious,bayes,curious",
+        116,
+        40,
+        id="void-cards-kept",
+    ),
     pytest.param(ZoologySettings(mode="cooperative"), "team*4", 109, 60, id="coop-4p"),
     pytest.param(
         ZoologySettings(

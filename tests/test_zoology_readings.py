@@ -10,14 +10,28 @@ ends the window, and a later ready guesser is simultaneous only with
 
 from __future__ import annotations
 
+import csv
+import hashlib
 import math
 from dataclasses import replace
+from pathlib import Path
 
+import numpy as np
 import pytest
 from test_zoology_engine import RULES, Scripted, Table, askers, check_record, guess_summary
 
 from zooanalysis.games.zoology import engine
+from zooanalysis.games.zoology.analysis import void_questions
+from zooanalysis.games.zoology.batch import make_batch
+from zooanalysis.games.zoology.data import (
+    DEFAULT_ANIMALS,
+    DEFAULT_SOURCES,
+    REGIONS,
+    load_animals,
+    predicate_matches,
+)
 from zooanalysis.games.zoology.engine import PHASE_FREE, PHASE_SECOND, play_game
+from zooanalysis.games.zoology.rules import BOARD_COMBINATIONS, ZoologySettings, board_label
 
 RACE = replace(RULES, players=3, max_rounds=1, simultaneous_guess_chance=0.0)
 
@@ -160,7 +174,6 @@ def test_shared_wins_agree_between_rows_and_counts() -> None:
     """With many simultaneous finishes, every game's winners from its rows (``row_wins``,
     read from ``row_standing``) add up to the counted wins, and under "reached" more seats
     win than under "most_points" on the same deals."""
-    from zooanalysis.games.zoology.batch import make_batch
     from zooanalysis.games.zoology.game import GAME
 
     lineup = [s.player for s in engine.lineup("curious,bayes,curious,bayes,curious,bayes")]
@@ -227,3 +240,153 @@ def test_reading_settings_are_checked(table, key, fragment) -> None:
     with pytest.raises(SettingsError) as error:
         settings_from_table(table)
     assert error.value.key == key and fragment in str(error.value)
+
+
+# --- the data: one basis for every value, and cards that mean something on their boards ---
+
+BEFORE = Path(__file__).resolve().parent / "data" / "zoology-before-readings"
+"""The animal table and question deck as they were before these readings."""
+
+
+def shipped() -> dict[str, dict[str, object]]:
+    animals = load_animals(DEFAULT_ANIMALS)
+    return {
+        column: dict(zip(animals.ids, animals.columns[column], strict=True))
+        for column in animals.columns
+    }
+
+
+def test_walking_on_two_legs_living_with_people_and_speeds_on_one_basis() -> None:
+    value = shipped()
+    two_legs = {a for a, v in value["walks_on_two_legs"].items() if v}
+    assert two_legs == {"chicken", "barn_owl", "ostrich", "bald_eagle", "emu", "kangaroo"}
+    assert value["legs"]["gorilla"] == 2 and value["legs"]["orangutan"] == 2  # legs they have
+    assert value["domesticated"]["honey_bee"] is False
+    # speeds: on land unless it flies (level flight) or cannot leave the water
+    assert value["top_speed_kmh"]["alligator"] < value["top_speed_kmh"]["hippo"]
+    assert value["top_speed_kmh"]["bald_eagle"] < 100  # not its dive
+    rules = ZoologySettings()
+    card = [q.id for q in rules.questions].index("two_legs")
+    question = rules.questions[card]
+    assert question.where == "walks_on_two_legs"
+
+    def best(among: list[str]) -> str:
+        index = [rules.animals.ids.index(a) for a in among]
+        return among[int(np.argmax(rules.scores[card, index]))]
+
+    assert best(["gorilla", "chicken", "horse"]) == "chicken"
+    assert best(["orangutan", "kangaroo", "cow"]) == "kangaroo"
+
+
+def test_every_corrected_value_has_its_source() -> None:
+    """``sources.csv`` holds the table's values, each with a URL, and every value that differs
+    from the table before these readings (or a new column's value that is not the obvious
+    default) is listed there."""
+    with DEFAULT_SOURCES.open(encoding="utf-8") as handle:
+        sources = list(csv.DictReader(handle))
+    value = shipped()
+    listed = set()
+    for row in sources:
+        assert row["source"].startswith(("https://", "http://")) and row["basis"]
+        table_value = value[row["column"]][row["id"]]
+        if isinstance(table_value, bool):
+            assert str(table_value).lower() == row["value"], row
+        else:
+            assert table_value == float(row["value"]), row
+        listed.add((row["id"], row["column"]))
+    before = load_animals(BEFORE / "animals.csv")
+    old = {c: dict(zip(before.ids, before.columns[c], strict=True)) for c in before.columns}
+    changed = {
+        (animal, column)
+        for column in old
+        for animal in old[column]
+        if old[column][animal] != value[column][animal]
+    }
+    assert changed and changed <= listed
+    # the new column: the apes and the hummingbird are the answers someone might doubt
+    assert {("gorilla", "walks_on_two_legs"), ("orangutan", "walks_on_two_legs")} <= listed
+    assert ("hummingbird", "walks_on_two_legs") in listed
+
+
+@pytest.mark.parametrize("regions", BOARD_COMBINATIONS, ids=board_label)
+def test_every_dealt_card_means_something_on_its_boards(regions) -> None:
+    """With ``void_questions = "leave_out"`` every card with a condition that is dealt has an
+    animal on the boards that meets it; the cards left out are exactly those that have none;
+    ``"keep"`` deals all 70."""
+    rules = ZoologySettings(regions=regions)
+    board = rules.board()
+    dealt = set(rules.deck().tolist())
+    for card, question in enumerate(rules.questions):
+        meaningful = predicate_matches(rules.animals, question)[board].any()
+        assert (card in dealt) == bool(meaningful), question.id
+    assert len(replace(rules, void_questions="keep").deck()) == 70
+
+
+def test_the_void_cards_of_the_primary_board_are_the_six_and_are_never_played() -> None:
+    rules = ZoologySettings()
+    void = [rules.questions[c].id for c in rules.void_cards()]
+    assert void == ["rainforest", "wetland", "desert", "mountains", "scales", "spots"]
+    table = void_questions(rules)
+    assert table.index[table["void_on_primary"]].tolist() == void
+    assert table.loc["desert", "asia"] == 1 and table.loc["desert", "primary"] == 0
+    assert "primary+asia" not in table.loc["desert", "void_on"].split(", ")
+    assert not table.loc["forest", "void_on"]
+    assert ZoologySettings(regions=tuple(REGIONS)).void_cards() == ()
+    lineup = [s.player for s in engine.lineup("curious,curious,bayes,bayes")]
+    plays = make_batch(rules, lineup, False)(4, 200)["question_plays"]
+    assert (
+        plays[list(rules.void_cards())].sum() == 0
+        and (np.delete(plays, rules.void_cards()) > 0).all()
+    )
+    kept = make_batch(replace(rules, void_questions="keep"), lineup, False)(4, 200)
+    assert (kept["question_plays"][list(rules.void_cards())] > 0).all()
+
+
+def test_a_deck_too_small_for_the_hands_names_the_cards_left_out() -> None:
+    from zooanalysis.errors import SettingsError
+    from zooanalysis.games.zoology.rules import settings_from_table
+
+    with pytest.raises(SettingsError, match="6 match no animal") as error:
+        settings_from_table({"players": 6, "hand_size": 11})
+    assert error.value.key == "hand_size"
+    settings_from_table({"players": 6, "hand_size": 11, "void_questions": "keep"})
+    with pytest.raises(SettingsError, match="leave_out, keep"):
+        settings_from_table({"void_questions": "drop"})
+
+
+PINNED_KEYS = (
+    "wins", "sole_wins", "points_sum", "points_from", "guesses", "right_guesses",
+    "first_guesses", "first_right", "rounds_hist", "turns_hist", "end_reasons", "triggers",
+    "question_plays", "animal_held", "animal_found", "confusions",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("players", "regions", "lineup", "seed", "games", "pinned"),
+    [
+        (4, (), "curious,curious,bayes,bayes", 11, 150, "a8615d79f04684a6"),
+        (6, tuple(REGIONS), "bayes*3,curious*3", 12, 60, "10bfe775a983a285"),
+    ],
+    ids=["4p", "6p-all-boards"],
+)
+def test_the_old_readings_play_exactly_the_games_they_played(
+    players, regions, lineup, seed, games, pinned
+) -> None:
+    """Every simultaneous, the most points winning, void cards kept, on the data files as they
+    were: the kernel plays, count for count, what it played before these readings (digests
+    taken on commit d95dbc7)."""
+    old = ZoologySettings(
+        players=players,
+        regions=regions,
+        simultaneous_guess_chance=1.0,
+        winners="most_points",
+        void_questions="keep",
+        animals_file=str(BEFORE / "animals.csv"),
+        questions_file=str(BEFORE / "questions.toml"),
+    )
+    strategies = [s.player for s in engine.lineup(lineup)]
+    totals = make_batch(old, strategies, False)(seed, games)
+    h = hashlib.sha256()
+    for key in PINNED_KEYS:
+        h.update(np.ascontiguousarray(totals[key], dtype=np.int64).tobytes())
+    assert h.hexdigest()[:16] == pinned

@@ -86,6 +86,7 @@ def kernel_config(settings: ZoologySettings, players: int, regions=None) -> dict
     """The plain numbers and arrays the kernel needs, from settings and a player count."""
     return {
         "board": settings.board(regions),
+        "deck": settings.deck(regions),
         "n_neutrals": settings.neutrals_for(players),
         "hand_size": settings.hand_size,
         "tokens": settings.tokens_for(players),

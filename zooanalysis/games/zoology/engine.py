@@ -296,8 +296,9 @@ class GameRecord:
 
 
 def new_game(settings: ZoologySettings, players: int, stream: np.ndarray) -> GameState:
-    """Shuffle the question deck and deal every player a hand (seat 0 first)."""
-    deck = np.arange(len(settings.questions), dtype=np.int64)
+    """Shuffle the question deck (less the cards void on these boards, ``settings.deck``) and
+    deal every player a hand (seat 0 first)."""
+    deck = settings.deck()
     rng_module.shuffle(deck, stream)
     size = settings.hand_size
     hands = [[int(c) for c in deck[s * size : (s + 1) * size]] for s in range(players)]
@@ -736,7 +737,7 @@ def check_every_card_once(state: GameState) -> None:
     """Invariant: every question card and every animal card is in exactly one place."""
     questions = [c for hand in state.hands for c in hand] + state.draw_pile + state.discard
     questions += state.played
-    if sorted(questions) != list(range(len(state.settings.questions))):
+    if sorted(questions) != state.settings.deck().tolist():
         raise AssertionError("question bookkeeping broken: a card is missing or doubled")
     animals = state.seat_animals + state.neutrals + state.animal_deck
     if sorted(animals) != sorted(int(a) for a in state.board):

@@ -69,6 +69,7 @@ def play_batch(
     start = (game_offset - first_game) % game_stride  # the first index i in this cell
     status = _play_batch(
         config["board"],
+        config["deck"],
         config["n_neutrals"],
         config["hand_size"],
         config["tokens"],
@@ -226,6 +227,7 @@ def _place_guess(
 @njit(cache=True, nogil=True, error_model="numpy")
 def _play_batch(
     board,
+    deck_cards,
     n_neutrals,
     hand_size,
     supply_tokens,
@@ -317,15 +319,16 @@ def _play_batch(
     for game in range(start, n_games, game_stride):
         seed_game(rng, batch_seed, first_game + game)
         # --- new game: shuffle the questions, deal hands (seat 0 first) ---
-        for q in range(n_questions):
-            pile[q] = q
-        shuffle(pile, rng)
+        n_deck = deck_cards.shape[0]  # the question cards in play on these boards
+        for q in range(n_deck):
+            pile[q] = deck_cards[q]
+        shuffle(pile[:n_deck], rng)
         for s in range(players):
             for j in range(hand_size):
                 hands[s, j] = pile[s * hand_size + j]
             hand_len[s] = hand_size
         pile_pos = players * hand_size
-        pile_len = n_questions
+        pile_len = n_deck
         discard_len = 0
         for s in range(players):
             points[s] = 0
