@@ -212,3 +212,17 @@ def test_the_rulebook_scenario_states_every_reading() -> None:
     table_ = tomllib.loads(path.read_text(encoding="utf-8"))["settings"]
     assert table_["refused_zoo_card"] == "deck_bottom" and table_["panda_switch"] == "rejudge"
     assert settings_from_table(table_) == LuckySettings()
+
+
+def test_the_draw_instead_sweep_compares_the_three_readings() -> None:
+    from pathlib import Path
+
+    from zooanalysis.sweep import cell_setup, load_sweep
+
+    path = Path(__file__).resolve().parent.parent / "simulations"
+    sweep = load_sweep(path / "sweep-lucky-lions-draw-instead.toml")
+    cells = sweep.cells()
+    assert sweep.game.name == "lucky-lions" and len(cells) == 3
+    readings = [cell_setup(sweep, cell)[0].refused_zoo_card for cell in cells]
+    assert sorted(readings) == ["deck_bottom", "market", "out_of_game"]
+    assert all(cell_setup(sweep, cell)[0].draw_instead for cell in cells)

@@ -390,3 +390,16 @@ def test_the_old_readings_play_exactly_the_games_they_played(
     for key in PINNED_KEYS:
         h.update(np.ascontiguousarray(totals[key], dtype=np.int64).tobytes())
     assert h.hexdigest()[:16] == pinned
+
+
+def test_the_rulebook_scenario_states_every_reading() -> None:
+    """``simulations/zoology-rulebook.toml`` names the readings at their defaults."""
+    import tomllib
+
+    from zooanalysis.games.zoology.rules import settings_from_table
+
+    path = Path(__file__).resolve().parent.parent / "simulations" / "zoology-rulebook.toml"
+    table = tomllib.loads(path.read_text(encoding="utf-8"))["settings"]
+    assert table["simultaneous_guess_chance"] == 0.05 and table["winners"] == "reached"
+    assert table["void_questions"] == "leave_out"
+    assert settings_from_table(table) == ZoologySettings()
