@@ -7,6 +7,7 @@ Every rate comes with its 95% Wilson interval and n.
 from __future__ import annotations
 
 import math
+import textwrap
 
 import numpy as np
 import pandas as pd
@@ -523,10 +524,11 @@ class ZoologyRun(Run):
             void = self.void_questions()
             void = void[void["void_here"]]
             verb = "left out" if void["left_out"].all() else "played as plain superlatives"
+            named = ", ".join(f"{card} ({row.condition})" for card, row in void.iterrows())
             lines += [
                 "",
                 f"Cards whose condition no animal on these boards meets ({verb}):",
-                "  " + ", ".join(f"{card} ({row.condition})" for card, row in void.iterrows()),
+                *textwrap.wrap(named, 96, initial_indent="  ", subsequent_indent="  "),
             ]
         animals = self.animal_difficulty()
         if len(animals):
