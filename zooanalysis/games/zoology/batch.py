@@ -19,7 +19,7 @@ import numpy as np
 from zooanalysis.games.base import BatchResult
 from zooanalysis.games.zoology import kernel
 from zooanalysis.games.zoology.counts import new_rows, new_totals, tally
-from zooanalysis.games.zoology.engine import END_COOPERATIVE, Strategy, play_game, standings
+from zooanalysis.games.zoology.engine import END_COOPERATIVE, Strategy, play_game
 from zooanalysis.games.zoology.rules import ZoologySettings, cells
 from zooanalysis.games.zoology.strategies import strategy_code, strategy_params
 from zooanalysis.strategy_spec import PlayerSpec
@@ -127,5 +127,5 @@ def play_batch_reference(
             rows["row_turns"][game] = record.turns
             cooperative = record.end_reason == END_COOPERATIVE
             rows["row_success"][game] = int(record.success) if cooperative else -1
-            rows["row_standing"][game] = standings(settings, record.points)
+            rows["row_standing"][game] = record.standing or record.points
     return totals, rows

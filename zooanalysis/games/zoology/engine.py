@@ -267,6 +267,8 @@ class GameRecord:
     players: int
     points: list[int] = field(default_factory=list)
     winners: list[int] = field(default_factory=list)
+    standing: list[int] = field(default_factory=list)
+    """Where each seat finished (:func:`standings`; competitive games): the best wins."""
     rounds: int = 0
     turns: int = 0
     end_reason: int = -1
@@ -714,9 +716,9 @@ def play_game(
     if settings.cooperative:
         record.winners = list(range(players)) if record.success else []
     else:
-        standing = standings(settings, state.points)
-        best = max(standing)
-        record.winners = [s for s, p in enumerate(standing) if p == best]
+        record.standing = standings(settings, state.points)
+        best = max(record.standing)
+        record.winners = [s for s, p in enumerate(record.standing) if p == best]
     return record
 
 

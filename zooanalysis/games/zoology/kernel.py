@@ -309,6 +309,7 @@ def _play_batch(
     guessed = np.zeros(players, dtype=np.bool_)
     round_wrong = np.zeros(players, dtype=np.int64)
     points = np.zeros(players, dtype=np.int64)
+    standing = np.zeros(players, dtype=np.int64)
     game_points_from = np.zeros((players, 2), dtype=np.int64)
     wanted_seat = np.zeros(players, dtype=np.int64)
     wanted_animal = np.zeros(players, dtype=np.int64)
@@ -681,11 +682,12 @@ def _play_batch(
         # reached the points to win shares the win)
         best = 0
         for s in range(players):
-            best = max(best, min(points[s], win_cap))
+            standing[s] = min(points[s], win_cap)
+            best = max(best, standing[s])
         n_best = 0
         sole = -1
         for s in range(players):
-            if min(points[s], win_cap) == best:
+            if standing[s] == best:
                 n_best += 1
                 sole = s
         for s in range(players):
@@ -696,7 +698,7 @@ def _play_batch(
             if cooperative:
                 if success:
                     wins[s] += 1
-            elif min(points[s], win_cap) == best:
+            elif standing[s] == best:
                 wins[s] += 1
                 if n_best == 1:
                     sole_wins[s] += 1
@@ -714,7 +716,7 @@ def _play_batch(
         if keep_rows:
             for s in range(players):
                 row_points[game, s] = points[s]
-                row_standing[game, s] = min(points[s], win_cap)
+                row_standing[game, s] = standing[s]
             row_rounds[game] = rounds
             row_turns[game] = turns
             row_success[game] = (1 if success else 0) if cooperative else -1
