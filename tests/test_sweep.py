@@ -103,6 +103,7 @@ def test_bad_sweep_files_are_one_line(
     [
         ("sweep-bluff-doubt-vs-points.toml", "bluff", 25),
         ("sweep-lucky-lions-variants.toml", "lucky-lions", 8),
+        ("sweep-short-zoot-suit-variants.toml", "short-zoot-suit", 8),
         ("sweep-zoology-guess-threshold.toml", "zoology", 20),
     ],
 )

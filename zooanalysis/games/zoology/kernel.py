@@ -32,6 +32,7 @@ from zooanalysis.games.zoology.strategies import (
     guess_now,
     own_information,
 )
+from zooanalysis.outcome import tally_outcome, tally_team_outcome
 from zooanalysis.rng import seed_game, shuffle, uniform
 
 END_POINTS = 0
@@ -278,6 +279,8 @@ def _play_batch(
     coop_games,
     coop_success,
     window_right,
+    win_ties,
+    margins,
     row_points,
     row_rounds,
     row_turns,
@@ -703,10 +706,13 @@ def _play_batch(
                 if n_best == 1:
                     sole_wins[s] += 1
         if cooperative:
+            tally_team_outcome(players, success, win_ties)
             coop_games[cell] += 1
             if success:
                 coop_success[cell] += 1
         else:
+            # the standing, not the points: all who reached points_to_win share the win
+            tally_outcome(standing, players, False, win_ties, margins)
             lead_changes_hist[min(leader_state[1], LEAD_BINS - 1)] += 1
             if n_best == 1 and turns > 0:
                 # a change with t turns played happens at turn index t - 1, so the winner
