@@ -58,6 +58,9 @@ def new_totals(seats: int, n_animals: int, n_questions: int, n_cells: int = 1) -
         "confusions": np.zeros((n_animals, n_animals), dtype=np.int64),
         "coop_games": np.zeros(n_cells, dtype=np.int64),
         "coop_success": np.zeros(n_cells, dtype=np.int64),
+        # free-guess windows with a right guess, by how many right guesses scored in them
+        # (more than one only when guessers were simultaneous)
+        "window_right": np.zeros(n + 1, dtype=np.int64),
         # win_ties (seat, tied winners) and winning margins: zooanalysis.outcome (the
         # cooperative game: the whole table wins together, or nobody)
         **new_outcome_totals(n),
@@ -65,13 +68,16 @@ def new_totals(seats: int, n_animals: int, n_questions: int, n_cells: int = 1) -
 
 
 def new_rows(games: int, seats: int) -> dict:
-    """Arrays for one row per game: points, rounds, turns, and ``success`` (cooperative: 1
-    if every player found their animal, else 0; -1 in the competitive game)."""
+    """Arrays for one row per game: points, rounds, turns, ``success`` (cooperative: 1
+    if every player found their animal, else 0; -1 in the competitive game) and
+    ``standing`` (where each seat finished, ``engine.standings``: the points, capped at
+    ``points_to_win`` when everyone who reached it shares the win)."""
     return {
         "row_points": np.zeros((games, seats), dtype=np.int32),
         "row_rounds": np.zeros(games, dtype=np.int32),
         "row_turns": np.zeros(games, dtype=np.int32),
         "row_success": np.zeros(games, dtype=np.int8),
+        "row_standing": np.zeros((games, seats), dtype=np.int32),
     }
 
 
@@ -86,15 +92,14 @@ def tally(record: GameRecord, totals: dict[str, np.ndarray], cell: int = 0) -> N
     totals["rounds_hist"][min(record.rounds, ROUND_BINS - 1)] += 1
     totals["turns_hist"][min(record.turns, TURN_BINS - 1)] += 1
     cooperative = record.end_reason == END_COOPERATIVE
-    best = max(record.points)
-    leaders = [s for s, p in enumerate(record.points) if p == best]
+    leaders = record.winners
     for seat, points in enumerate(record.points):
         totals["points_sum"][seat] += points
         totals["points_squares"][seat] += points * points
         totals["points_from"][seat] += record.points_from[seat]
         if cooperative:
             totals["wins"][seat] += int(record.success)
-        elif points == best:
+        elif seat in leaders:
             totals["wins"][seat] += 1
             totals["sole_wins"][seat] += int(len(leaders) == 1)
     if cooperative:
@@ -102,7 +107,7 @@ def tally(record: GameRecord, totals: dict[str, np.ndarray], cell: int = 0) -> N
         totals["coop_games"][cell] += 1
         totals["coop_success"][cell] += int(record.success)
     else:
-        count_outcome(record.points, totals)
+        count_outcome(record.standing, totals)  # as winners are read (engine.standings)
         totals["lead_changes_hist"][min(record.lead_changes, LEAD_BINS - 1)] += 1
         if len(leaders) == 1 and record.turns > 0:
             # the last change without the winner as sole leader came with ``last`` turns
@@ -113,6 +118,8 @@ def tally(record: GameRecord, totals: dict[str, np.ndarray], cell: int = 0) -> N
             ] += 1
     for trigger in record.triggers:
         totals["triggers"][trigger] += 1
+    for right in record.window_right:
+        totals["window_right"][right] += 1
     for card, information, no_champion in record.questions:
         totals["question_plays"][card] += 1
         totals["question_information"][card] += information
