@@ -27,7 +27,9 @@ from zooanalysis.results import Run
 from zooanalysis.rotation import (
     RotatedBatch,
     distinct_labels,
+    labels_of_players,
     pair_table,
+    paired_scale,
     rotated_lineups,
     split_rotations,
     strategy_table,
@@ -231,14 +233,13 @@ def _batch_job(request: RunRequest):
     game = request.game
     if not request.rotate_seats:
         return game.batch_job(request.settings, request.lineup, request.with_rows)
-    labels = distinct_labels(request.lineup)
     return RotatedBatch(
         jobs=tuple(
             game.batch_job(request.settings, lineup, True)
             for lineup in rotated_lineups(request.lineup)
         ),
         row_wins=game.row_wins,
-        label_of_player=tuple(labels.index(player.label) for player in request.lineup),
+        label_of_player=labels_of_players(request.lineup),
         keep_rows=request.with_rows,
     )
 
@@ -261,8 +262,9 @@ def _tables(request: RunRequest, totals: BatchResult) -> dict[str, pd.DataFrame]
             ignore_index=True,
         )
     labels = distinct_labels(request.lineup)
-    tables["rotation_strategies"] = strategy_table(totals, labels).reset_index()
-    tables["rotation_pairs"] = pair_table(totals, labels)
+    scale = paired_scale(labels_of_players(request.lineup))
+    tables["rotation_strategies"] = strategy_table(totals, labels, scale).reset_index()
+    tables["rotation_pairs"] = pair_table(totals, labels, scale)
     return tables
 
 
@@ -548,12 +550,12 @@ def _progress_only(on_progress: Callable[[int], None] | None):
 
 def _rows_frame(batch: Batch, result: BatchResult, batch_size: int) -> pd.DataFrame:
     """One batch's per-game rows as a DataFrame (game number = position in the run; a
-    rotated run has one row per game and rotation, column ``rotation``)."""
+    rotated run has one row per game and rotation, column ``rotation``, deal by deal)."""
     first = batch.index * batch_size
     count = next(
         (len(values) for key, values in result.items() if key.startswith("row_")), batch.games
     )
-    frame = pd.DataFrame({"game": first + np.arange(count) % batch.games})
+    frame = pd.DataFrame({"game": first + np.arange(count) // (count // batch.games)})
     for key, values in result.items():
         if not key.startswith("row_"):
             continue
