@@ -85,10 +85,11 @@ class PairwiseBatch:
     strategy_of_seat: tuple[int, ...]
     strategies: int
 
-    def __call__(self, batch_seed: int, n_games: int) -> BatchResult:
+    def __call__(self, batch_seed: int, n_games: int, first_game: int = 0) -> BatchResult:
         """Counts: ``ahead[a, b]`` games strategy a finished ahead of b, ``level[a, b]`` ties,
-        ``wins[a]``/``seat_games[a]`` for the win rates (tied winners all win)."""
-        result = self.job(batch_seed, n_games)
+        ``wins[a]``/``seat_games[a]`` for the win rates (tied winners all win), for games
+        ``first_game .. first_game + n_games - 1`` of the batch seeded ``batch_seed``."""
+        result = self.job(batch_seed, n_games, first_game=first_game)
         standing = self.standings(result)  # games x seats, higher is better
         k = self.strategies
         ahead = np.zeros((k, k), dtype=np.int64)
@@ -331,8 +332,10 @@ def _play_tournament(
     def keep_batch(batch, result: BatchResult) -> None:
         ahead, level = clusters.get(batch.index, (0, 0))
         clusters[batch.index] = (ahead + result["ahead"], level + result["level"])
+
+    def chunk_done(chunk) -> None:
         if on_progress is not None:
-            on_progress(batch.games)
+            on_progress(chunk.games)
 
     wall = 0.0
     for order in orders:
@@ -346,6 +349,7 @@ def _play_tournament(
             request.backend,
             keep_batch,
             initial=totals,
+            on_chunk=chunk_done,
         )
         wall += played.wall_seconds
     tables = {
