@@ -25,6 +25,7 @@ from slow_job import SCRIPT
 import zooanalysis
 import zooanalysis.simulation as simulation
 from zooanalysis import cli, runner
+from zooanalysis.errors import UserError
 from zooanalysis.games import get_game
 from zooanalysis.rotation import RotatedBatch, labels_of_players, rotated_lineups
 from zooanalysis.runner import (
@@ -88,6 +89,15 @@ def test_a_very_slow_strategy_gets_one_game_chunks() -> None:
     sizer = ChunkSizer(seconds=0.5)
     sizer.measured(1, 30.0)  # 30 s a game
     assert sizer.next_size(20_000) == 1
+
+
+@pytest.mark.parametrize("text", ["0", "-1", "abc", "inf", "nan"])
+def test_a_bad_chunk_length_is_one_line(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ZOOSIM_CHUNK_SECONDS", text)
+    with pytest.raises(UserError, match=f"ZOOSIM_CHUNK_SECONDS: '{text}' is not allowed"):
+        ChunkSizer()
+    monkeypatch.setenv("ZOOSIM_CHUNK_SECONDS", "2.5")
+    assert ChunkSizer().seconds == 2.5
 
 
 def test_batches_are_cut_into_chunks_that_never_cross_a_batch() -> None:
@@ -316,6 +326,7 @@ def test_the_checkpoint_of_a_batch_under_way_holds_exactly_its_games(tmp_path: P
         patch.setattr(runner, "ChunkSizer", lambda: FixedSizes([250]))
         with pytest.raises(zooanalysis.storage.RunInterruptedError):
             simulation.run_simulation(request, on_progress=progress)
+    assert seen == [250] * 6  # progress comes chunk by chunk, inside the batches
     kept = load_checkpoint(partial_path(tmp_path / "run"))
     assert (kept.state["next_batch"], kept.state["batch_games"]) == (1, 500)
     job = game.batch_job(request.settings, lineup, False)

@@ -5,7 +5,7 @@ gets a seed spawned from ``numpy.random.SeedSequence(seed)``, and within a batch
 has its own random stream. So the results are identical for any number of workers and
 any backend; only ``batch_size`` (part of the manifest) changes which streams are used.
 
-Workers play a batch in chunks of about :data:`CHUNK_SECONDS` of work (sized from the
+Workers play a batch in chunks of about :func:`chunk_seconds` of work (sized from the
 measured speed, see :class:`ChunkSizer`): a compiled kernel cannot be interrupted, so short
 chunks are what lets Ctrl-C, checkpoints and the progress bar act within seconds whatever
 the strategy. Chunks never change results: game ``i`` of a batch plays the same in any
@@ -105,10 +105,11 @@ def backend_context(backend: str, jobs: int, scheduler: str | None = None):
     yield BACKENDS[backend], jobs
 
 
-CHUNK_SECONDS = float(os.environ.get("ZOOSIM_CHUNK_SECONDS", "0.5"))
-"""Work per chunk a worker aims at: long enough that handing out chunks costs little, short
-enough that Ctrl-C, checkpoints and the progress bar never wait long for a compiled kernel
-(which cannot be interrupted)."""
+CHUNK_SECONDS: float | None = None
+"""Work per chunk a worker aims at (None: ``$ZOOSIM_CHUNK_SECONDS``, else 0.5): long enough
+that handing out chunks costs little, short enough that Ctrl-C, checkpoints and the
+progress bar never wait long for a compiled kernel (which cannot be interrupted)."""
+CHUNK_SECONDS_VARIABLE = "ZOOSIM_CHUNK_SECONDS"
 FIRST_CHUNK = 1
 """Games in a run's first chunks, before any speed is measured."""
 CHUNK_GROWTH = 4
@@ -137,9 +138,9 @@ class ChunkSizer:
     the games get slower. Chunk sizes never change results (see :func:`play`).
     """
 
-    def __init__(self, seconds: float | None = None, first: int = FIRST_CHUNK) -> None:
-        self.seconds = CHUNK_SECONDS if seconds is None else seconds
-        self.size = max(1, first)
+    def __init__(self, seconds: float | None = None, first: int | None = None) -> None:
+        self.seconds = chunk_seconds() if seconds is None else seconds
+        self.size = max(1, FIRST_CHUNK if first is None else first)
 
     def next_size(self, remaining: int) -> int:
         """Games of the next chunk, with ``remaining`` games left in its batch."""
@@ -151,6 +152,25 @@ class ChunkSizer:
             return
         wanted = games * self.seconds / max(seconds, 1e-6)
         self.size = max(1, int(min(wanted, CHUNK_GROWTH * max(games, self.size))))
+
+
+def chunk_seconds() -> float:
+    """Seconds of work per chunk: :data:`CHUNK_SECONDS`, ``$ZOOSIM_CHUNK_SECONDS`` or 0.5."""
+    if CHUNK_SECONDS is not None:
+        return CHUNK_SECONDS
+    text = os.environ.get(CHUNK_SECONDS_VARIABLE, "").strip()
+    if not text:
+        return 0.5
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = float("nan")
+    if not 0 < seconds < float("inf"):
+        raise UserError(
+            f"{CHUNK_SECONDS_VARIABLE}: {text!r} is not allowed: give a number of seconds "
+            "above 0, e.g. 0.5"
+        )
+    return seconds
 
 
 def chunks_of(
