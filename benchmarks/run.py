@@ -1,7 +1,10 @@
 """Measure zoosim's speed and memory and write BENCHMARKS.md (``make bench``).
 
 Measured, never asserted, for every game in :data:`BENCHMARKS`:
-(a) kernel games/s on one core (four ``random`` players, and the other listed lineups);
+(a) kernel games/s on one core, in CPU time (four ``random`` players, and the other listed
+    lineups); where a C reference exists (Bluff in Zoo, see ``c_reference.py``), kernel and
+    C alternate a few times, the medians and their ratio are reported and the two sides'
+    statistics are checked against each other;
 (b) wall time and peak memory of ``zoosim run --games N`` with numba's cache warm, memory
     summed over the whole process tree (Bluff in Zoo also at 1e7: memory must not grow);
 (c) the reference engine's games/s.
@@ -23,6 +26,7 @@ from datetime import UTC, datetime
 from importlib import import_module
 from pathlib import Path
 
+import c_reference
 import numba
 import numpy as np
 
@@ -46,6 +50,10 @@ class GameBenchmarks:
     """Share of ``--kernel-games`` each kernel lineup plays (slow lineups play fewer)."""
     runs: tuple[str, ...]
     """Game counts for (b)."""
+    c_reference_lineup: str | None = None
+    """The kernel lineup timed against the C reference (``c_reference.py``), if any."""
+    unit: str = ""
+    """What one game is, when it is not obvious (added to the game's rows)."""
 
 
 BENCHMARKS = (
@@ -55,6 +63,7 @@ BENCHMARKS = (
         ("random,random,random,random", "bayes,bayes,cautious,random"),
         (1.0, 0.25),
         ("1e6", "1e7"),
+        c_reference_lineup=c_reference.LINEUP,
     ),
     GameBenchmarks(
         "lucky-lions",
@@ -68,11 +77,26 @@ BENCHMARKS = (
         ("1e6",),
     ),
     GameBenchmarks(
+        "short-zoot-suit",
+        "zooanalysis.games.short_zoot_suit.engine",
+        ("random,random,random,random", "balanced,void,late,random"),
+        (1.0, 0.25),
+        ("1e6",),
+    ),
+    GameBenchmarks(
         "zoology",
         "zooanalysis.games.zoology.engine",
         ("bayes,bayes,bayes,bayes", "curious,curious,bayes,bayes"),
         (0.01, 0.01),
         ("1e5",),
+    ),
+    GameBenchmarks(
+        "dodgeball",
+        "zooanalysis.games.dodgeball.engine",
+        ("random,random,random,random", "dodger,coach,dodger,coach", "random,random"),
+        (0.5, 0.1, 0.5),
+        ("1e6",),
+        unit="one game = a full match of 2-3 rounds",
     ),
 )
 
@@ -100,15 +124,78 @@ def memory_total() -> str:
 
 
 def kernel_rate(game_name: str, lineup: str, games: int) -> float:
-    """Games/s of one kernel batch on the calling thread (one core), after a warm-up."""
+    """Games/s of one kernel batch on the calling thread (one core, CPU time), after a
+    warm-up."""
     game = get_game(game_name)
     players = parse_lineup(lineup, game.strategies)
     settings = game.settings_for_lineup(game.settings_from_table({}), players)
     job = game.batch_job(settings, players, with_rows=False)
     job(1, 100)
-    start = time.perf_counter()
+    start = time.process_time()
     job(2, games)
-    return games / (time.perf_counter() - start)
+    return games / (time.process_time() - start)
+
+
+def c_reference_rows(title: str, lineup: str, games: int, runs: int) -> tuple[list, list[str]]:
+    """Kernel against the C reference: benchmark rows and the statistics-check section."""
+    kernel_name = f"{title} (a) kernel, {lineup}, one core"
+    c_name = f"{title} (a) C reference (benchmarks/bluff_random.c), {lineup}, one core"
+    if not c_reference.compiler_available():
+        print(f"{title}: {c_reference.COMPILER} not found, C reference skipped", flush=True)
+        rate = kernel_rate("bluff", lineup, games)
+        note = f"not measured: {c_reference.COMPILER} not found"
+        return [(kernel_name, f"{rate:,.0f} games/s", "", ""), (c_name, note, "", "")], []
+    print(f"{title}: (a) kernel against the C reference, {runs} alternating runs ...")
+    result = c_reference.measure(games, runs, progress=lambda text: print(text, flush=True))
+    rows = [
+        (kernel_name, f"{result.kernel:,.0f} games/s", "", ""),
+        (c_name, f"{result.reference:,.0f} games/s", "", ""),
+        (
+            f"{title} (a) C reference --lean (summary counts only), {lineup}, one core",
+            f"{result.lean:,.0f} games/s",
+            "",
+            "",
+        ),
+        (
+            f"{title} (a) kernel / C reference, {lineup}, one core",
+            f"{result.kernel / result.reference:.2f}x (--lean: {result.kernel / result.lean:.2f}x)",
+            "",
+            "",
+        ),
+    ]
+    failed = c_reference.disagreements(result.checks, 0.01)
+    verdict = (
+        "No statistic differs (every Holm-adjusted p >= 0.01): both play the same game."
+        if not failed
+        else "DISAGREEMENT (Holm-adjusted p < 0.01): " + ", ".join(c.name for c in failed)
+    )
+    section = [
+        f"## {title}: the kernel against the C reference",
+        "",
+        f"`benchmarks/bluff_random.c` ({' '.join([c_reference.COMPILER, *c_reference.FLAGS])}) "
+        f"plays the same game and policy, {lineup}, default settings. Both sides play "
+        f"{games:,} games per run on one core, alternating, {runs} runs each; rates are CPU "
+        "time of the game loop, medians of the runs (numba cache warm). The C reference keeps "
+        "the statistics the kernel keeps (doubt and claim tables, histograms, score "
+        "trajectories); `--lean` keeps summary counts only.",
+        "",
+        "- kernel runs: " + ", ".join(f"{r:,.0f}" for r in result.kernel_rates) + " games/s",
+        "- C reference runs: "
+        + ", ".join(f"{r:,.0f}" for r in result.reference_rates)
+        + " games/s",
+        "- C reference --lean runs: "
+        + ", ".join(f"{r:,.0f}" for r in result.lean_rates)
+        + " games/s",
+        "",
+        "Statistics of the first run of each side (independent seeds), 95% intervals; "
+        "p-values of two-sided z-tests, raw and Holm-adjusted over the tested statistics:",
+        "",
+        *c_reference.check_lines(result.checks),
+        "",
+        verdict,
+        "",
+    ]
+    return rows, section
 
 
 def reference_rate(bench: GameBenchmarks, lineup: str, seconds: float) -> tuple[float, int]:
@@ -178,13 +265,21 @@ def measure_command(command: list[str]) -> tuple[float, int, str]:
     return wall, peak, output
 
 
-def measure_game(bench: GameBenchmarks, zoosim: str, kernel_games: int, skip_1e7: bool) -> list:
-    """Every benchmark row of one game."""
-    title = get_game(bench.game).title
-    rows = []
+def measure_game(
+    bench: GameBenchmarks, zoosim: str, kernel_games: int, skip_1e7: bool, c_runs: int
+) -> tuple[list, list[str]]:
+    """Every benchmark row of one game, and any extra report section (the C reference's)."""
+    title = get_game(bench.game).title + (f" ({bench.unit})" if bench.unit else "")
+    rows: list = []
+    sections: list[str] = []
     print(f"{title}: (a) kernel, one core ...", flush=True)
     for lineup, share in zip(bench.kernel_lineups, bench.kernel_share, strict=True):
-        rate = kernel_rate(bench.game, lineup, max(1000, int(kernel_games * share)))
+        games = max(1000, int(kernel_games * share))
+        if lineup == bench.c_reference_lineup:
+            c_rows, sections = c_reference_rows(title, lineup, games, c_runs)
+            rows += c_rows
+            continue
+        rate = kernel_rate(bench.game, lineup, games)
         rows.append((f"{title} (a) kernel, {lineup}, one core", f"{rate:,.0f} games/s", "", ""))
     scratch = Path(tempfile.mkdtemp(prefix="zoosim-bench-"))
     base = [zoosim, "run", "--game", bench.game, "--no-progress"]
@@ -223,7 +318,7 @@ def measure_game(bench: GameBenchmarks, zoosim: str, kernel_games: int, skip_1e7
                 "",
             )
         )
-    return rows
+    return rows, sections
 
 
 def main() -> None:
@@ -232,12 +327,21 @@ def main() -> None:
     parser.add_argument("--output", default="BENCHMARKS.md")
     parser.add_argument("--kernel-games", type=int, default=2_000_000)
     parser.add_argument("--skip-1e7", action="store_true", help="skip the 1e7-game memory run")
+    parser.add_argument(
+        "--c-runs", type=int, default=3, help="alternating runs of kernel and C reference"
+    )
     args = parser.parse_args()
 
     zoosim = str(Path(sys.executable).parent / "zoosim")
+    load_at_start = os.getloadavg()[0]
     rows = []
+    sections: list[str] = []
     for bench in BENCHMARKS:
-        rows += measure_game(bench, zoosim, args.kernel_games, args.skip_1e7)
+        game_rows, game_sections = measure_game(
+            bench, zoosim, args.kernel_games, args.skip_1e7, args.c_runs
+        )
+        rows += game_rows
+        sections += game_sections
 
     lines = [
         "# Benchmarks",
@@ -251,6 +355,10 @@ def main() -> None:
         f"- python {platform.python_version()}, numpy {np.__version__}, numba {numba.__version__}",
         f"- command: `{' '.join([Path(sys.executable).name, *sys.argv])}`",
         "- memory: peak resident set of the whole process tree, sampled every 20 ms",
+        "- (a) kernel rates: CPU time of one batch on one core, numba cache warm",
+        f"- load average (1 min) at start / end: {load_at_start:.1f} / {os.getloadavg()[0]:.1f} "
+        f"on {os.cpu_count()} cores; other work on the machine slows the wall-time rows (b) "
+        "and (c) more than the CPU-time rows (a)",
         "",
         "| benchmark | throughput | wall time | peak memory |",
         "| --- | --- | --- | --- |",
@@ -259,8 +367,15 @@ def main() -> None:
         "Targets: Bluff in Zoo (a) >= 250,000 games/s per core with four `random` players, "
         "(b) 1e6 games in under 30 s and under 500 MB, with the same memory for 1e7; "
         "Lucky Lions (a) >= 200,000 games/s per core with four `random` players (base game); "
-        "Zoology (b) 1e5 games with 4 players on the primary board in under 60 s.",
+        "Zoology (b) 1e5 games with 4 players on the primary board in under 60 s; "
+        "Bluff in Zoo (a) kernel >= 0.5x the C reference per core (issue 13); "
+        "Short Zoot Suit (a) >= 100,000 games/s per core with four `random` players and "
+        ">= 20,000 with heuristics (one game = the whole game, one round per player); "
+        "Hodge Podge Dodgeball (a) >= 100,000 games/s per core with `random` players and "
+        ">= 20,000 with heuristics (one game = a full match of rounds), (b) 1e6 games with "
+        "memory as flat as the other games.",
         "",
+        *sections,
     ]
     Path(args.output).write_text("\n".join(lines), encoding="utf-8")
     print("\n".join(lines))

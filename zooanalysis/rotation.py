@@ -6,9 +6,10 @@ played by every player from every seat. Seat luck and deal luck then cancel when
 strategies are compared.
 
 Besides each rotation's counts, a batch keeps per-deal sums (constant memory, kept exactly
-as integers, see :func:`paired_scale`) from which
-the paired statistics are computed: each strategy's share of wins over the rotations of a
-deal, and the differences between strategies on the same deals. The variance reduction is
+as integers, see :func:`paired_scale`) from which the paired statistics are computed: each
+strategy's win share over the rotations of a deal (a game won by k tied winners gives each
+1/k, as everywhere a share is compared), and the differences between strategies on the
+same deals. The variance reduction is
 measured from those sums against the same strategy in unrotated play (rotation 0 only, at
 the same number of games), not assumed.
 """
@@ -24,6 +25,7 @@ import pandas as pd
 from scipy.stats import norm
 
 from zooanalysis.games.base import BatchJob, BatchResult
+from zooanalysis.outcome import share_unit, win_share_units
 from zooanalysis.stats import moments
 from zooanalysis.strategy_spec import PlayerSpec
 
@@ -43,12 +45,20 @@ def distinct_labels(lineup: Sequence[PlayerSpec]) -> list[str]:
 
 
 def paired_scale(label_of_player: Sequence[int]) -> int:
-    """The common denominator of the paired per-deal sums: ``players x lcm(seats of each
-    label)``. A label's share of a deal's wins is a multiple of ``1 / (players x its
-    seats)``, and its single-rotation share of ``1 / its seats``, so both are whole
-    numbers of ``1 / scale`` and the sums are kept exactly, as integers."""
+    """The common denominator of the paired per-deal sums: ``players x lcm(1 .. players) x
+    lcm(seats of each label)``.
+
+    A win share is a whole number of ``1 / lcm(1 .. players)`` (``1/k`` for ``k`` tied
+    winners, see ``outcome.share_unit``); a label's share of a deal averages it over the
+    rotations and its seats (``/ (players x seats)``), its single-rotation share over its
+    seats, a seat's share over the rotations. All are whole numbers of ``1 / scale``, so
+    the sums are kept exactly, as integers. Up to 6 players the scale is at most 2,160:
+    a share (at most 1) squared is at most 4.7e6 units, so int64 holds the sums of squares
+    of 1e12 deals.
+    """
     seats = np.bincount(np.asarray(label_of_player, dtype=np.int64))
-    return len(label_of_player) * math.lcm(*(int(k) for k in seats if k > 0))
+    players = len(label_of_player)
+    return players * share_unit(players) * math.lcm(*(int(k) for k in seats if k > 0))
 
 
 def labels_of_players(lineup: Sequence[PlayerSpec]) -> tuple[int, ...]:
@@ -85,21 +95,26 @@ class RotatedBatch:
         labels = max(self.label_of_player) + 1
         scale = paired_scale(self.label_of_player)
         seats_of_label = np.bincount(self.label_of_player, minlength=labels)
-        # each label's share of wins per deal (over the rotations), and in rotation 0 only,
-        # in units of 1 / scale
+        unit = share_unit(players)  # a win share is a whole number of 1 / unit
+        spread = scale // (players * unit)  # = lcm(seats of each label)
+        # per deal, in units of 1 / scale: each label's win share over the rotations and in
+        # rotation 0 only, and each seat's over the rotations
         share = np.zeros((n_games, labels), dtype=np.int64)
         single = np.zeros((n_games, labels), dtype=np.int64)
+        seat_share = np.zeros((n_games, players), dtype=np.int64)
         result: BatchResult = {}
         rows: dict[str, list[np.ndarray]] = {}
         for rotation, job in enumerate(self.jobs):
             batch = job(batch_seed, n_games, first_game=first_game)
-            wins = self.row_wins(batch).astype(np.int64)
+            wins = win_share_units(self.row_wins(batch))  # in units of 1 / unit
+            seat_share += wins * spread
             for player in range(players):
                 seat = (player - rotation) % players
                 label = self.label_of_player[player]
-                share[:, label] += wins[:, seat] * (scale // (players * seats_of_label[label]))
+                seats = seats_of_label[label]
+                share[:, label] += wins[:, seat] * (scale // (unit * players * seats))
                 if rotation == 0:
-                    single[:, label] += wins[:, seat] * (scale // seats_of_label[label])
+                    single[:, label] += wins[:, seat] * (scale // (unit * seats))
             for key, value in batch.items():
                 if not key.startswith("row_"):
                     result[f"{PREFIX}{rotation}/{key}"] = value
@@ -121,6 +136,8 @@ class RotatedBatch:
         result["paired/difference_squares"] = (differences**2).sum(axis=0)
         result["paired/single_difference_sum"] = single_differences.sum(axis=0)
         result["paired/single_difference_squares"] = (single_differences**2).sum(axis=0)
+        result["paired/seat_share_sum"] = seat_share.sum(axis=0)
+        result["paired/seat_share_squares"] = (seat_share**2).sum(axis=0)
         return result
 
 
@@ -178,6 +195,34 @@ def strategy_table(totals: BatchResult, labels: Sequence[str], scale: int) -> pd
             }
         )
     return pd.DataFrame(rows).set_index("strategy")
+
+
+def seat_table(totals: BatchResult, scale: int) -> pd.DataFrame:
+    """Each seat's win share over the rotations, with a 95% interval from the per-deal
+    means (the seatings of a deal share its cards, so they are not independent games):
+    columns ``seat`` (from 0, as in the ``seats`` table), ``win_share``, ``ci_low``,
+    ``ci_high``, ``variance_per_deal``, ``deals`` (``scale``: the run's
+    :func:`paired_scale`). Empty for runs made before it was kept."""
+    if "paired/seat_share_sum" not in totals:
+        return pd.DataFrame(
+            columns=["seat", "win_share", "ci_low", "ci_high", "variance_per_deal", "deals"]
+        )
+    deals = float(totals["paired/deals"][0])
+    rows = []
+    for seat in range(len(totals["paired/seat_share_sum"])):
+        mean, variance = _moments(totals, "seat_share", seat, deals, scale)
+        half = Z_95 * np.sqrt(variance / deals)
+        rows.append(
+            {
+                "seat": seat,
+                "win_share": mean,
+                "ci_low": max(0.0, mean - half),
+                "ci_high": min(1.0, mean + half),
+                "variance_per_deal": variance,
+                "deals": int(deals),
+            }
+        )
+    return pd.DataFrame(rows)
 
 
 def pair_table(totals: BatchResult, labels: Sequence[str], scale: int) -> pd.DataFrame:

@@ -31,6 +31,7 @@ from zooanalysis.rotation import (
     pair_table,
     paired_scale,
     rotated_lineups,
+    seat_table,
     split_rotations,
     strategy_table,
 )
@@ -262,7 +263,8 @@ def _batch_job(request: RunRequest):
 
 def _tables(request: RunRequest, totals: BatchResult) -> dict[str, pd.DataFrame]:
     """The run's tables; with seat rotation, every rotation's rows (column ``rotation``)
-    plus the paired comparisons (``rotation_strategies``, ``rotation_pairs``)."""
+    plus the paired comparisons (``rotation_strategies``, ``rotation_pairs``) and the seats'
+    shares over the rotations with per-deal intervals (``rotation_seats``)."""
     game = request.game
     if not request.rotate_seats:
         return game.tables(totals, request.settings, request.lineup)
@@ -281,6 +283,7 @@ def _tables(request: RunRequest, totals: BatchResult) -> dict[str, pd.DataFrame]
     scale = paired_scale(labels_of_players(request.lineup))
     tables["rotation_strategies"] = strategy_table(totals, labels, scale).reset_index()
     tables["rotation_pairs"] = pair_table(totals, labels, scale)
+    tables["rotation_seats"] = seat_table(totals, scale)
     return tables
 
 
