@@ -136,7 +136,26 @@ JOBS = {
     "lucky-lions": ("lucky-lions", "greedy,random,greedy", {"busy_zoo": True}),
     "zoology": ("zoology", "bayes,curious,team", {}),
     "zoology-grid": ("zoology", "team*6", {"mode": "cooperative", "cooperative_grid": True}),
+    "dodgeball": ("dodgeball", "dodger,coach,dodger,coach", {}),
+    "short-zoot-suit": ("short-zoot-suit", "balanced,void,late,random", {}),
 }
+"""Every game (the cooperative grid too), each also rotated through the seats (``-rotated``)
+and as a tournament lineup (``-tournament``)."""
+VARIANTS = [*JOBS, "bluff-rotated", "short-zoot-suit-rotated", "bluff-tournament"]
+
+
+def variant_job(name: str):
+    """The batch job of a :data:`VARIANTS` name."""
+    if name.endswith("-tournament"):
+        from zooanalysis.tournament import pairwise_job
+
+        game_name, lineup, table = JOBS[name.removesuffix("-tournament")]
+        game = get_game(game_name)
+        players = parse_lineup(lineup, game.strategies)
+        settings = game.settings_for_lineup(game.settings_from_table(table), players)
+        return pairwise_job(game, settings, players, [2, 0, 1, 0], 3)
+    rotated = name.endswith("-rotated")
+    return job_of(*JOBS[name.removesuffix("-rotated")], rotated=rotated)
 
 
 def played(job, sizes: list[int], jobs: int = 1, backend: str = "threads", **options):
@@ -173,9 +192,7 @@ def assert_identical(first: tuple, second: tuple) -> None:
 @pytest.fixture(scope="module")
 def whole_batches() -> dict[str, tuple]:
     """Every job's results played one call per batch, serially: the reference."""
-    reference = {name: played(job_of(*spec), WHOLE) for name, spec in JOBS.items()}
-    reference["bluff-rotated"] = played(job_of(*JOBS["bluff"], rotated=True), WHOLE)
-    return reference
+    return {name: played(variant_job(name), WHOLE) for name in VARIANTS}
 
 
 BACKENDS = [
@@ -186,13 +203,11 @@ BACKENDS = [
 
 
 @pytest.mark.parametrize(("jobs", "backend"), BACKENDS)
-@pytest.mark.parametrize("name", [*JOBS, "bluff-rotated"])
+@pytest.mark.parametrize("name", VARIANTS)
 def test_chunked_play_equals_whole_batches(
     name: str, jobs: int, backend: str, whole_batches: dict[str, tuple]
 ) -> None:
-    spec = JOBS[name.removesuffix("-rotated")]
-    job = job_of(*spec, rotated=name.endswith("-rotated"))
-    assert_identical(played(job, ODD, jobs, backend), whole_batches[name])
+    assert_identical(played(variant_job(name), ODD, jobs, backend), whole_batches[name])
 
 
 @pytest.mark.slow
@@ -207,10 +222,9 @@ def test_chunked_play_on_a_dask_cluster_equals_whole_batches(whole_batches) -> N
         dashboard_address=":0",
         silence_logs=logging.CRITICAL,
     ) as cluster:
-        for name in [*JOBS, "bluff-rotated"]:
-            spec = JOBS[name.removesuffix("-rotated")]
-            job = job_of(*spec, rotated=name.endswith("-rotated"))
-            chunked = played(job, ODD, backend="dask", scheduler=cluster.scheduler_address)
+        for name in VARIANTS:
+            address = cluster.scheduler_address
+            chunked = played(variant_job(name), ODD, backend="dask", scheduler=address)
             assert_identical(chunked, whole_batches[name])
 
 
@@ -226,7 +240,7 @@ def test_a_run_in_one_game_chunks_equals_a_run_in_whole_batches(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """End to end, with rows and seat rotation: tables and rows bit for bit."""
-    args = ["--games", "900", "--batch-size", "400", "--seed", "6", "--rows", "--no-progress"]
+    args = ["--games", "500", "--batch-size", "200", "--seed", "6", "--rows", "--no-progress"]
     args += ["--players", "bayes,random,cautious", "--rotate-seats", "--jobs", "2"]
     with monkeypatch.context() as patch:
         patch.setattr(runner, "FIRST_CHUNK", 10**9)
@@ -237,8 +251,8 @@ def test_a_run_in_one_game_chunks_equals_a_run_in_whole_batches(
     assert_same_tables(tables_of(tmp_path / "whole"), tables_of(tmp_path / "tiny"))
     whole = zooanalysis.load_run(tmp_path / "whole").game_rows()
     assert whole.equals(zooanalysis.load_run(tmp_path / "tiny").game_rows())
-    assert whole["game"].tolist() == np.repeat(np.arange(900), 3).tolist()
-    assert whole["rotation"].tolist() == [0, 1, 2] * 900
+    assert whole["game"].tolist() == np.repeat(np.arange(500), 3).tolist()
+    assert whole["rotation"].tolist() == [0, 1, 2] * 500
 
 
 # --- checkpoints inside a batch ----------------------------------------------------------------
