@@ -14,7 +14,7 @@ from zooanalysis.count_tables import histogram, outcome_tables, seat_table
 from zooanalysis.errors import SettingsError
 from zooanalysis.games.base import BatchResult, Game
 from zooanalysis.games.zoology.batch import ZoologyBatch, make_batch
-from zooanalysis.games.zoology.counts import ROUND_BINS, TURN_BINS
+from zooanalysis.games.zoology.counts import INFORMATION_SCALE, ROUND_BINS, TURN_BINS
 from zooanalysis.games.zoology.engine import END_REASONS
 from zooanalysis.games.zoology.rules import (
     MAX_PLAYERS,
@@ -153,7 +153,7 @@ def result_tables(
                 "text": [q.text for q in questions],
                 "plays": totals["question_plays"],
                 "no_champion": totals["question_no_champion"],
-                "information_nats": totals["question_information"].astype(np.float64),
+                "information_nats": totals["question_information"] / INFORMATION_SCALE,
             }
         ),
         "animals": pd.DataFrame(

@@ -24,6 +24,7 @@ from zooanalysis.games.zoology.counts import (
     SETTLED_BINS,
     TOTAL_KEYS,
     TURN_BINS,
+    information_units,
     new_rows,
 )
 from zooanalysis.games.zoology.strategies import (
@@ -443,7 +444,7 @@ def _play_batch(
                 played[played_len] = card
                 played_len += 1
                 question_plays[card] += 1
-                question_information[card] += information
+                question_information[card] += information_units(information)
                 if champion < 0:
                     question_no_champion[card] += 1
                 pile_pos, pile_len, discard_len = _draw(
