@@ -284,7 +284,10 @@ def contract_from_table(table: Any, index: int) -> Contract:
     items = [raw] if isinstance(raw, str) else raw
     if not isinstance(items, list | tuple) or not items:
         raise SettingsError(key, f"{raw!r} is not a play or a non-empty list of plays")
-    plays = tuple(_play_name(item, f"{key}[{i}]") for i, item in enumerate(items))
+    if isinstance(raw, str):
+        plays = (_play_name(raw, key),)
+    else:
+        plays = tuple(_play_name(item, f"{key}[{i}]") for i, item in enumerate(items))
     if JOKER in plays and len(plays) > 1:
         raise SettingsError(key, "a Joker row plays any other row's plays: give plays = ['joker']")
     name = table.get("name", " / ".join(p.title() for p in plays))

@@ -40,9 +40,7 @@ ROUND_BINS = 64
 EVAL_FIELDS = ("n", "value", "value_squares", "points", "points_squares", "products")
 """A heuristic declarer's hand evaluation against the points its side then took (before
 debt and offer), summed over the rounds heuristics declared."""
-STANDING_SCALE = 8
-"""Per-game standings: standing * 8 + 7 - (place in the order sides finished, at most 7),
-so the tie-break is part of the number and the highest standing won."""
+
 
 
 def clip(value: int, low: int, high: int) -> int:
@@ -123,8 +121,8 @@ def totals_for(settings: ChaiSettings) -> dict[str, np.ndarray]:
 
 
 def new_rows(games: int, players: int) -> dict[str, np.ndarray]:
-    """Arrays for one row per game: game points, the standing that decided it (higher won,
-    see ``STANDING_SCALE``), and rounds played."""
+    """Arrays for one row per game: game points, the final standing (higher finished ahead:
+    :func:`standings_row`), and rounds played."""
     return {
         "row_points": np.zeros((games, players), dtype=np.int32),
         "row_standing": np.zeros((games, players), dtype=np.int64),
@@ -133,14 +131,19 @@ def new_rows(games: int, players: int) -> dict[str, np.ndarray]:
 
 
 def standings_row(settings: ChaiSettings, record: GameRecord) -> list[int]:
-    """Every seat's per-game standing (its side's), tie-break included."""
+    """Every seat's per-game standing, higher finished ahead: ``sides - 1 - place`` of its
+    side, the winner placed first, the others by their standing, then by who finished
+    first (unfinished sides last, then by side)."""
     pad = record.pad
-    order = sorted(range(pad.sides), key=lambda s: (pad.finished[s] < 0, pad.finished[s]))
-    place = {side: index for index, side in enumerate(order)}
-    by_side = [
-        record.standings[s] * STANDING_SCALE + 7 - min(place[s], 7) for s in range(pad.sides)
-    ]
-    return [by_side[settings.side_of(seat)] for seat in range(settings.players)]
+    late = 1 << 30
+
+    def key(side: int) -> tuple[int, int, int]:
+        finished = pad.finished[side] if pad.finished[side] >= 0 else late
+        return (-record.standings[side], finished, side)
+
+    others = sorted((s for s in range(pad.sides) if s != record.winner_side), key=key)
+    place = {side: index for index, side in enumerate([record.winner_side, *others])}
+    return [pad.sides - 1 - place[settings.side_of(seat)] for seat in range(settings.players)]
 
 
 def tally_outcome(settings: ChaiSettings, record: GameRecord, totals: dict[str, np.ndarray]):

@@ -856,6 +856,7 @@ def play_game(settings: ChaiSettings, strategies: Sequence[Strategy], seed: int 
     barrel = 0  # seat 1 starts with the Barrel card
     total = settings.rounds
     record.certain_after = total
+    sure = -1
     for round_index in range(total):
         played = play_round(settings, strategies, pad, round_index, barrel, stream)
         before = side_standings(settings, pad)
@@ -879,14 +880,18 @@ def play_game(settings: ChaiSettings, strategies: Sequence[Strategy], seed: int 
         if after != before:
             record.score_checks.append((round_index, tuple(after)))
         rounds_left = total - round_index - 1
-        unsure = record.certain_after == total and rounds_left > 0
-        if unsure and certain_winner(settings, pad, rounds_left) >= 0:
-            record.certain_after = round_index + 1
-            if settings.early_end:
-                break
+        if record.certain_after == total and rounds_left > 0:
+            sure = certain_winner(settings, pad, rounds_left)
+            if sure >= 0:
+                record.certain_after = round_index + 1
+                if settings.early_end:
+                    break
         if rounds_left > 0:
             barrel = next_barrel(settings, pad, barrel)
-    record.winner_side, record.tie_break = outcome(settings, pad)
+    if len(record.rounds) < total:  # ended early: the side that was sure to win has won
+        record.winner_side, record.tie_break = sure, False
+    else:
+        record.winner_side, record.tie_break = outcome(settings, pad)
     record.standings = side_standings(settings, pad)
     record.points = [pad.game_points[settings.side_of(seat)] for seat in range(players)]
     record.winners = [s for s in range(players) if settings.side_of(s) == record.winner_side]

@@ -30,7 +30,6 @@ from zooanalysis.games.chai_tea_jazz.counts import (
     GP_OFFSET,
     SCORE_BINS,
     SCORE_OFFSET,
-    STANDING_SCALE,
     new_rows,
 )
 from zooanalysis.games.chai_tea_jazz.engine import BET, FORCED, OFFERED, UNCONTESTED
@@ -369,6 +368,7 @@ def _play_batch(
                 pad_debt[side, row] = 0
         barrel = 0
         certain_after = total_rounds
+        sure = -1
         rounds_played = 0
         last_leader = -1
         lead_changes = 0
@@ -795,7 +795,10 @@ def _play_batch(
                         break
 
         # ---- the game's outcome ----
-        winner_side, tie_break = _outcome(standings, finished, sides)
+        if rounds_played < total_rounds:  # ended early: the side sure to win has won
+            winner_side, tie_break = sure, False
+        else:
+            winner_side, tie_break = _outcome(standings, finished, sides)
         games[0] += 1
         for seat in range(players):
             got = game_points[side_of[seat]]
@@ -811,18 +814,25 @@ def _play_batch(
         certain_hist[certain_after] += 1
         game_rounds_hist[rounds_played] += 1
         lead_changes_hist[min(lead_changes, LEAD_CHANGE_BINS - 1)] += 1
-        if not tie_break:
-            settled_hist[min(SETTLED_BINS - 1, (SETTLED_BINS * streak_start) // rounds_played)] += 1
-        if write_rows:
+        if not tie_break:  # the winner leads for good from round `settled` on
+            settled = streak_start if streak_leader == winner_side else last_check + 1
+            settled_hist[min(SETTLED_BINS - 1, (SETTLED_BINS * settled) // rounds_played)] += 1
+        if write_rows:  # counts.standings_row: the winner first, then standing, who finished
             for seat in range(players):
                 side = side_of[seat]
                 place = 0
-                for other in range(sides):
-                    if other != side and _finished_before(other, side, finished):
-                        place += 1
+                if side != winner_side:
+                    place = 1
+                    for other in range(sides):
+                        if other == side or other == winner_side:
+                            continue
+                        if standings[other] > standings[side] or (
+                            standings[other] == standings[side]
+                            and _finished_before(other, side, finished)
+                        ):
+                            place += 1
                 out_points[game, seat] = game_points[side]
-                out_standing[game, seat] = (standings[side] * STANDING_SCALE + 7
-                                            - min(place, 7))  # fmt: skip
+                out_standing[game, seat] = sides - 1 - place
             out_rounds[game] = rounds_played
     return OK
 
