@@ -33,3 +33,24 @@ def assert_chunks_make_the_batch(whole: BatchResult, chunks: list[BatchResult]) 
         joined = np.concatenate([chunk[key] for chunk in chunks])
         assert joined.dtype == value.dtype, key
         np.testing.assert_array_equal(joined, value, err_msg=key)
+
+
+def assert_outcome_counts_agree(
+    totals: BatchResult, players: int, games_with_a_winner: int | None = None
+) -> None:
+    """The outcome counts (``zooanalysis.outcome``) agree with the older ones: a seat's
+    ``win_ties`` row adds up to its games won (tied winners all win), its games won alone
+    are its k = 1 column, a game won by k tied winners appears in k rows, and every game
+    with a winner (all of them unless told) is counted once."""
+    win_ties = totals["win_ties"]
+    assert win_ties.shape == (players, players + 1)
+    assert not win_ties[:, 0].any()
+    np.testing.assert_array_equal(win_ties.sum(axis=1), totals["wins"])
+    np.testing.assert_array_equal(win_ties[:, 1], totals["sole_wins"])
+    k = np.arange(players + 1)
+    games_with_k = win_ties.sum(axis=0)
+    assert np.all(games_with_k % np.maximum(k, 1) == 0)
+    games = int(totals["games"][0]) if games_with_a_winner is None else games_with_a_winner
+    assert (games_with_k[1:] // k[1:]).sum() == games
+    if games_with_a_winner is None:  # a competitive game: margins unless everyone won
+        assert totals["margins"].sum() == games - games_with_k[players] // players

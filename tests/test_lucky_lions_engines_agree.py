@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from batch_helpers import assert_chunks_make_the_batch
+from batch_helpers import assert_chunks_make_the_batch, assert_outcome_counts_agree
 
 from zooanalysis.games.lucky_lions import counts, engine
 from zooanalysis.games.lucky_lions.batch import LuckyBatch, make_batch, play_batch_reference
@@ -129,6 +129,7 @@ def test_kernel_equals_reference(settings, lineup, seed, n_games):
     assert kernel_totals["games"][0] == n_games
     assert kernel_rows["row_turns"].min() > 0
     assert kernel_totals["battles"].sum() == kernel_rows["row_turns"].sum()
+    assert_outcome_counts_agree(kernel_totals, settings.players)
 
 
 def test_the_variants_are_exercised():

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from batch_helpers import assert_chunks_make_the_batch, split_rows
+from batch_helpers import assert_chunks_make_the_batch, assert_outcome_counts_agree, split_rows
 
 from zooanalysis.games.short_zoot_suit import engine
 from zooanalysis.games.short_zoot_suit.batch import make_batch, play_batch_reference
@@ -108,6 +108,7 @@ def test_kernel_equals_reference(rules, lineup, seed, n_games):
     )
     assert_same(kernel_totals, reference_totals)
     assert_same(kernel_rows, reference_rows)
+    assert_outcome_counts_agree(kernel_totals, rules.players)
     # not vacuous: the games were played and their rounds scored
     players = rules.players
     assert kernel_totals["games"][0] == n_games

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from report_helpers import assert_report_reads_right
 
 import zooanalysis
 from zooanalysis import cli
@@ -166,6 +167,7 @@ def test_seans_short_shorts_and_no_draw_pile_run_and_report(tmp_path: Path) -> N
     assert seats["actions_place"].sum() > 0 and seats["empty_hand_placed_last_card"].sum() > 0
     assert seans.pile_profiles("voids_made").index.tolist() == [0]  # no pile at the start
     assert zoosim("report", tmp_path / "seans", "-o", tmp_path / "seans-report") == 0
+    assert_report_reads_right(tmp_path / "seans-report")
     bare = zoot_run(tmp_path / "bare", "--games", 500, "--seed", 2, "--players",
                     "balanced,random,void", "--scenario",
                     scenario(tmp_path, "draw_pile_cards = 0"))  # fmt: skip

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from batch_helpers import assert_chunks_make_the_batch
+from batch_helpers import assert_chunks_make_the_batch, assert_outcome_counts_agree
 
 from zooanalysis.games.zoology import counts, engine, kernel
 from zooanalysis.games.zoology.batch import kernel_config, make_batch, play_batch_reference
@@ -133,6 +133,12 @@ def test_kernel_equals_reference(rules, lineup, seed, n_games) -> None:
         np.testing.assert_array_equal(kernel_rows[key], reference_rows[key], err_msg=key)
     assert kernel_totals["games"][0] == n_games
     assert kernel_totals["question_plays"].sum() > 0
+    cooperative = kernel_totals["coop_games"].sum() > 0
+    assert_outcome_counts_agree(
+        kernel_totals,
+        len(engine.lineup(lineup)),
+        int(kernel_totals["coop_success"].sum()) if cooperative else None,
+    )
 
 
 def test_a_game_does_not_depend_on_the_batch_size() -> None:

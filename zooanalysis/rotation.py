@@ -6,8 +6,9 @@ played by every player from every seat. Seat luck and deal luck then cancel when
 strategies are compared.
 
 Besides each rotation's counts, a batch keeps per-deal sums (constant memory) from which
-the paired statistics are computed: each strategy's share of wins over the rotations of a
-deal, and the differences between strategies on the same deals. The variance reduction is
+the paired statistics are computed: each strategy's win share over the rotations of a
+deal (a game won by k tied winners gives each 1/k, as everywhere a share is compared), and
+the differences between strategies on the same deals. The variance reduction is
 measured from those sums against the same strategy in unrotated play (rotation 0 only, at
 the same number of games), not assumed.
 """
@@ -22,6 +23,7 @@ import pandas as pd
 from scipy.stats import norm
 
 from zooanalysis.games.base import BatchJob, BatchResult
+from zooanalysis.outcome import win_shares
 from zooanalysis.stats import moments
 from zooanalysis.strategy_spec import PlayerSpec
 
@@ -58,14 +60,16 @@ class RotatedBatch:
         """Every rotation's counts (keys ``rotation<r>/...``) plus the paired sums."""
         players = len(self.jobs)
         labels = max(self.label_of_player) + 1
-        share = np.zeros((n_games, labels))  # each label's share of wins per deal
+        share = np.zeros((n_games, labels))  # each label's win share per deal
         single = np.zeros((n_games, labels))  # the same in rotation 0 only
+        seat_share = np.zeros((n_games, players))  # each seat's win share per deal
         seats_of_label = np.bincount(self.label_of_player, minlength=labels)
         result: BatchResult = {}
         rows: dict[str, list[np.ndarray]] = {}
         for rotation, job in enumerate(self.jobs):
             batch = job(batch_seed, n_games)
-            wins = self.row_wins(batch).astype(np.float64)
+            wins = win_shares(self.row_wins(batch))
+            seat_share += wins / players
             for player in range(players):
                 seat = (player - rotation) % players
                 label = self.label_of_player[player]
@@ -91,6 +95,8 @@ class RotatedBatch:
         result["paired/difference_squares"] = (differences**2).sum(axis=0)
         result["paired/single_difference_sum"] = single_differences.sum(axis=0)
         result["paired/single_difference_squares"] = (single_differences**2).sum(axis=0)
+        result["paired/seat_share_sum"] = seat_share.sum(axis=0)
+        result["paired/seat_share_squares"] = (seat_share**2).sum(axis=0)
         return result
 
 
@@ -142,6 +148,35 @@ def strategy_table(totals: BatchResult, labels: Sequence[str]) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows).set_index("strategy")
+
+
+def seat_table(totals: BatchResult) -> pd.DataFrame:
+    """Each seat's win share over the rotations, with a 95% interval from the per-deal
+    means (the seatings of a deal share its cards, so they are not independent games):
+    columns ``seat`` (from 0, as in the ``seats`` table), ``win_share``, ``ci_low``,
+    ``ci_high``, ``variance_per_deal``, ``deals``. Empty for runs made before it was kept."""
+    if "paired/seat_share_sum" not in totals:
+        return pd.DataFrame(
+            columns=["seat", "win_share", "ci_low", "ci_high", "variance_per_deal", "deals"]
+        )
+    deals = float(totals["paired/deals"][0])
+    rows = []
+    for seat, (total, squares) in enumerate(
+        zip(totals["paired/seat_share_sum"], totals["paired/seat_share_squares"], strict=True)
+    ):
+        mean, variance = moments(total, squares, deals)
+        half = Z_95 * np.sqrt(variance / deals)
+        rows.append(
+            {
+                "seat": seat,
+                "win_share": mean,
+                "ci_low": max(0.0, mean - half),
+                "ci_high": min(1.0, mean + half),
+                "variance_per_deal": variance,
+                "deals": int(deals),
+            }
+        )
+    return pd.DataFrame(rows)
 
 
 def pair_table(totals: BatchResult, labels: Sequence[str]) -> pd.DataFrame:

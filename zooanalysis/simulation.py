@@ -29,6 +29,7 @@ from zooanalysis.rotation import (
     distinct_labels,
     pair_table,
     rotated_lineups,
+    seat_table,
     split_rotations,
     strategy_table,
 )
@@ -245,7 +246,8 @@ def _batch_job(request: RunRequest):
 
 def _tables(request: RunRequest, totals: BatchResult) -> dict[str, pd.DataFrame]:
     """The run's tables; with seat rotation, every rotation's rows (column ``rotation``)
-    plus the paired comparisons (``rotation_strategies``, ``rotation_pairs``)."""
+    plus the paired comparisons (``rotation_strategies``, ``rotation_pairs``) and the seats'
+    shares over the rotations with per-deal intervals (``rotation_seats``)."""
     game = request.game
     if not request.rotate_seats:
         return game.tables(totals, request.settings, request.lineup)
@@ -263,6 +265,7 @@ def _tables(request: RunRequest, totals: BatchResult) -> dict[str, pd.DataFrame]
     labels = distinct_labels(request.lineup)
     tables["rotation_strategies"] = strategy_table(totals, labels).reset_index()
     tables["rotation_pairs"] = pair_table(totals, labels)
+    tables["rotation_seats"] = seat_table(totals)
     return tables
 
 

@@ -56,6 +56,9 @@ class Game(ABC):
     min_players: int = 2
     max_players: int = 6
     """The player counts the game allows (checked by :meth:`settings_for_lineup`)."""
+    histogram_tops: Mapping[str, int] = {}
+    """Histogram tables whose last bin holds "that many or more": table name -> that value
+    (e.g. ``{"moves": 1023}``). Reports mention a top bin only where the data reach it."""
 
     @abstractmethod
     def settings_from_table(self, table: Mapping[str, Any]) -> Any:

@@ -93,6 +93,7 @@ from zooanalysis.games.lucky_lions.strategies import (
     random_other,
     random_subset,
 )
+from zooanalysis.outcome import tally_outcome
 from zooanalysis.rng import below, seed_game
 
 N_ANIMALS = 5
@@ -211,6 +212,8 @@ def play_batch(
         totals["powers"],
         totals["lead_changes"],
         totals["settled"],
+        totals["win_ties"],
+        totals["margins"],
         rows["row_points"],
         rows["row_cards_won"],
         rows["row_turns"],
@@ -471,6 +474,8 @@ def _play_batch(
     t_powers,
     t_lead,
     t_settled,
+    t_win_ties,
+    t_margins,
     row_points,
     row_cards_won,
     row_turns,
@@ -1057,6 +1062,7 @@ def _play_batch(
             t_cards_won_hist[q, min(won[q], CARDS_WON_BINS - 1)] += 1
         t_turns[min(turns, TURN_BINS - 1)] += 1
         t_end[end_reason] += 1
+        tally_outcome(scores, players, False, t_win_ties, t_margins)
         t_lead[min(gs[LEAD_CHANGES], LEAD_BINS - 1)] += 1
         if n_best == 1:
             settled = gs[STREAK_START] if gs[STREAK_LEADER] == sole else gs[LAST_CHECK] + 1

@@ -16,6 +16,7 @@ from zooanalysis.cards.encoding import N_SUITED_FACES, N_SUITS
 from zooanalysis.games.short_zoot_suit.engine import END_REASONS, HIGH_RANKS, SOURCES, GameRecord
 from zooanalysis.games.short_zoot_suit.rules import MAX_CARDS_PER_PLAYER
 from zooanalysis.games.short_zoot_suit.strategies import ACTION_NAMES
+from zooanalysis.outcome import count_outcome, new_outcome_totals
 from zooanalysis.trajectory import (
     LEAD_CHANGE_BINS,
     SETTLED_BINS,
@@ -91,6 +92,8 @@ def new_totals(players: int) -> dict[str, np.ndarray]:
         "profile_squares": np.zeros(profile, dtype=np.int64),
         "lead_changes_hist": np.zeros(LEAD_CHANGE_BINS, dtype=np.int64),
         "settled_hist": np.zeros(SETTLED_BINS, dtype=np.int64),
+        # win_ties (seat, tied winners) and winning margins: zooanalysis.outcome
+        **new_outcome_totals(n),
     }
 
 
@@ -124,6 +127,7 @@ def tally_outcome(points: list[int], totals: dict[str, np.ndarray]) -> None:
         totals["points_sum"][seat] += value
         totals["points_squares"][seat] += value * value
         totals["points_hist"][seat, min(value, POINT_BINS - 1)] += 1
+    count_outcome(points, totals, fewest_win=False)
 
 
 def tally(record: GameRecord, totals: dict[str, np.ndarray], high: np.uint64) -> None:

@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from zooanalysis.cards.encoding import SUIT_LETTERS, rank_text
-from zooanalysis.count_tables import histogram, nonzero_cells, seat_table
+from zooanalysis.count_tables import histogram, nonzero_cells, outcome_tables, seat_table
 from zooanalysis.games.base import BatchResult, Game
 from zooanalysis.games.short_zoot_suit.batch import ZootBatch, make_batch
-from zooanalysis.games.short_zoot_suit.counts import GROUP_FIELDS, RANK_GROUPS
+from zooanalysis.games.short_zoot_suit.counts import (
+    GAME_TRICK_BINS,
+    GROUP_FIELDS,
+    POINT_BINS,
+    RANK_GROUPS,
+)
 from zooanalysis.games.short_zoot_suit.engine import END_REASONS, SOURCES
 from zooanalysis.games.short_zoot_suit.rules import (
     MAX_PLAYERS,
@@ -35,6 +41,9 @@ class ZootGame(Game):
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     default_lineup = "balanced,void,late,random"
+    histogram_tops = MappingProxyType(
+        {"game_tricks": GAME_TRICK_BINS - 1, "points": POINT_BINS - 1}
+    )
 
     def settings_from_table(self, table: Mapping[str, Any]) -> ZootSettings:
         """Validated settings from a scenario's ``[settings]`` table."""
@@ -169,6 +178,7 @@ def result_tables(totals: BatchResult, labels: list[str]) -> dict[str, pd.DataFr
         "pile_profiles": pile_profiles,
         "lead_changes": lead_changes_table(totals["lead_changes_hist"]),
         "settled": settled_table(totals["settled_hist"]),
+        **outcome_tables(totals),
     }
 
 

@@ -49,6 +49,7 @@ from zooanalysis.games.short_zoot_suit.strategies import (
     random_card,
     random_pile,
 )
+from zooanalysis.outcome import tally_outcome as tally_shared_outcome
 from zooanalysis.rng import below, seed_game, shuffle
 from zooanalysis.trajectory import LEAD_CHANGE_BINS, SETTLED_BINS
 
@@ -122,6 +123,8 @@ def play_batch(
         totals["profile_squares"],
         totals["lead_changes_hist"],
         totals["settled_hist"],
+        totals["win_ties"],
+        totals["margins"],
         rows["row_points"],
         rows["row_tricks"],
     )
@@ -211,6 +214,8 @@ def _play_batch(
     profile_squares,
     lead_changes_hist,
     settled_hist,
+    win_ties,
+    margins,
     row_points,
     row_tricks,
 ):
@@ -466,6 +471,7 @@ def _play_batch(
         n_best = tally_outcome(
             scores, players, wins, sole_wins, points_sum, points_squares, points_hist
         )
+        tally_shared_outcome(scores, players, False, win_ties, margins)
         game_tricks_hist[min(game_tricks, GAME_TRICK_BINS - 1)] += 1
         lead_changes_hist[min(lead_changes, LEAD_CHANGE_BINS - 1)] += 1
         if n_best == 1 and game_tricks > 0:

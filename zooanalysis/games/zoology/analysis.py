@@ -53,14 +53,25 @@ def card_information(
     a round, before anything is known: averaged over ``deals`` random deals of the boards.
 
     A property of the card and the animals alone, whatever the strategies; a card near 0
-    barely tells anyone anything on these boards.
+    barely tells anyone anything on these boards. See :func:`card_information_interval`
+    for the same with its 95% interval.
     """
+    return card_information_interval(settings, players, deals, seed)["bits"]
+
+
+def card_information_interval(
+    settings: ZoologySettings, players: int | None = None, deals: int = 300, seed: int = 0
+) -> pd.DataFrame:
+    """:func:`card_information` with its 95% interval over the random deals: columns
+    ``bits``, ``ci_low``, ``ci_high`` (mean +- 1.96 standard errors; every card is judged
+    on the same deals, so intervals that do not overlap mean a real difference)."""
     players = players or settings.players
     board = settings.board()
     n_neutrals = settings.neutrals_for(players)
     generator = np.random.default_rng(seed)
     n_animals = len(settings.animals)
     totals = np.zeros(len(settings.questions))
+    squares = np.zeros(len(settings.questions))
     work = new_work(n_animals)
     for _ in range(deals):
         deal = generator.permutation(board)[: players + n_neutrals]
@@ -72,7 +83,7 @@ def card_information(
         prior /= prior.sum()
         animals[0] = -1
         for card in range(len(settings.questions)):
-            totals[card] += own_information(
+            bits = _NATS_TO_BITS * own_information(
                 card,
                 0,
                 animals,
@@ -86,8 +97,13 @@ def card_information(
                 settings.weights,
                 work,
             )
-    ids = [q.id for q in settings.questions]
-    return pd.Series(totals / deals * _NATS_TO_BITS, index=pd.Index(ids, name="id"))
+            totals[card] += bits
+            squares[card] += bits * bits
+    mean = totals / deals
+    variance = np.maximum(squares / deals - mean * mean, 0.0) * deals / max(deals - 1, 1)
+    half = 1.959963984540054 * np.sqrt(variance / deals)
+    ids = pd.Index([q.id for q in settings.questions], name="id")
+    return pd.DataFrame({"bits": mean, "ci_low": mean - half, "ci_high": mean + half}, index=ids)
 
 
 def _regions_of(label: str) -> tuple[str, ...]:
@@ -109,8 +125,12 @@ class ZoologyRun(Run):
         return by
 
     def _seat_sums(self, by: str, columns: list[str]) -> pd.DataFrame:
+        """Column sums by strategy, or by seat numbered from 1 (seat 1 is the first seat)."""
         seats = self.table("seats")
-        return seats.groupby(by, sort=False)[[*columns, "games"]].sum()
+        sums = seats.groupby(by, sort=False)[[*columns, "games"]].sum()
+        if by == "seat":
+            sums.index = sums.index + 1
+        return sums
 
     # --- competitive ---------------------------------------------------------------------
 
@@ -187,7 +207,8 @@ class ZoologyRun(Run):
 
         ``fresh_bits``: the card's expected information about a player's own animal at the
         start of a round, on this run's boards and player count (:func:`card_information`,
-        over ``deals`` random deals); the ranking follows it. ``played_bits``: the same for
+        over ``deals`` random deals, with its 95% interval ``fresh_bits_ci_low/high``); the
+        ranking follows it. ``played_bits``: the same for
         the asker when the card was actually played (later in a round there is less left to
         learn). ``plays`` and the share of votes with no Champion (with CI). Cards at the
         bottom do little.
@@ -211,7 +232,10 @@ class ZoologyRun(Run):
         settings = self._rules()
         if settings is not None and len(settings.questions) == len(table):
             players = min(len(self.lineup), settings.players)
-            table.insert(2, "fresh_bits", card_information(settings, players, deals))
+            fresh = card_information_interval(settings, players, deals)
+            table.insert(2, "fresh_bits", fresh["bits"])
+            table.insert(3, "fresh_bits_ci_low", fresh["ci_low"])
+            table.insert(4, "fresh_bits_ci_high", fresh["ci_high"])
             order = "fresh_bits"
         table = table.sort_values(order, ascending=False, kind="stable")
         table.insert(0, "rank", np.arange(1, len(table) + 1))
@@ -390,7 +414,7 @@ class ZoologyRun(Run):
 
         def name_of(key) -> str:
             """A row label: ``seat 1 curious`` or the strategy."""
-            return f"seat {key + 1} {labels[key]:<22}" if by == "seat" else f"{key:<29}"
+            return f"seat {key} {labels[key - 1]:<22}" if by == "seat" else f"{key:<29}"
 
         lines += ["", "First guess of a round right (any phase; free guesses; second chance):"]
         accuracy = self.first_guess_accuracy(by)

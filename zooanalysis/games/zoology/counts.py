@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from zooanalysis.games.zoology.engine import END_COOPERATIVE, GameRecord
+from zooanalysis.outcome import count_outcome, count_team_outcome, new_outcome_totals
 
 ROUND_BINS = 128
 """Rounds per game 0-127; 127 holds 127 or more."""
@@ -57,6 +58,9 @@ def new_totals(seats: int, n_animals: int, n_questions: int, n_cells: int = 1) -
         "confusions": np.zeros((n_animals, n_animals), dtype=np.int64),
         "coop_games": np.zeros(n_cells, dtype=np.int64),
         "coop_success": np.zeros(n_cells, dtype=np.int64),
+        # win_ties (seat, tied winners) and winning margins: zooanalysis.outcome (the
+        # cooperative game: the whole table wins together, or nobody)
+        **new_outcome_totals(n),
     }
 
 
@@ -94,9 +98,11 @@ def tally(record: GameRecord, totals: dict[str, np.ndarray], cell: int = 0) -> N
             totals["wins"][seat] += 1
             totals["sole_wins"][seat] += int(len(leaders) == 1)
     if cooperative:
+        count_team_outcome(len(record.points), record.success, totals)
         totals["coop_games"][cell] += 1
         totals["coop_success"][cell] += int(record.success)
     else:
+        count_outcome(record.points, totals)
         totals["lead_changes_hist"][min(record.lead_changes, LEAD_BINS - 1)] += 1
         if len(leaders) == 1 and record.turns > 0:
             # the last change without the winner as sole leader came with ``last`` turns

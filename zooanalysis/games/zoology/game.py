@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from zooanalysis.count_tables import histogram, seat_table
+from zooanalysis.count_tables import histogram, outcome_tables, seat_table
 from zooanalysis.errors import SettingsError
 from zooanalysis.games.base import BatchResult, Game
 from zooanalysis.games.zoology.batch import ZoologyBatch, make_batch
+from zooanalysis.games.zoology.counts import ROUND_BINS, TURN_BINS
 from zooanalysis.games.zoology.engine import END_REASONS
 from zooanalysis.games.zoology.rules import (
     MAX_PLAYERS,
@@ -38,6 +40,7 @@ class ZoologyGame(Game):
     title = "Zoology"
     strategies = STRATEGIES
     default_lineup = "curious,curious,bayes,bayes"
+    histogram_tops = MappingProxyType({"rounds": ROUND_BINS - 1, "turns": TURN_BINS - 1})
 
     def settings_from_table(self, table: Mapping[str, Any]) -> ZoologySettings:
         """Validated settings from a scenario's ``[settings]`` table."""
@@ -172,6 +175,7 @@ def result_tables(
             "count": totals["confusions"][truth, guess],
         }
     )
+    tables.update(outcome_tables(totals))
     if settings.cooperative:
         plan = cells(settings, players)
         tables["cooperative"] = pd.DataFrame(

@@ -32,6 +32,7 @@ from zooanalysis.games.zoology.strategies import (
     guess_now,
     own_information,
 )
+from zooanalysis.outcome import tally_outcome, tally_team_outcome
 from zooanalysis.rng import seed_game, shuffle
 
 END_POINTS = 0
@@ -271,6 +272,8 @@ def _play_batch(
     confusions,
     coop_games,
     coop_success,
+    win_ties,
+    margins,
     row_points,
     row_rounds,
     row_turns,
@@ -683,10 +686,12 @@ def _play_batch(
                 if n_best == 1:
                     sole_wins[s] += 1
         if cooperative:
+            tally_team_outcome(players, success, win_ties)
             coop_games[cell] += 1
             if success:
                 coop_success[cell] += 1
         else:
+            tally_outcome(points, players, False, win_ties, margins)
             lead_changes_hist[min(leader_state[1], LEAD_BINS - 1)] += 1
             if n_best == 1 and turns > 0:
                 # a change with t turns played happens at turn index t - 1, so the winner
