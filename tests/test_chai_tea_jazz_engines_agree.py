@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from batch_helpers import assert_chunks_make_the_batch, split_rows
+from batch_helpers import assert_chunks_make_the_batch, assert_outcome_counts_agree, split_rows
 
 from zooanalysis.games.chai_tea_jazz import engine
 from zooanalysis.games.chai_tea_jazz.batch import make_batch, play_batch_reference
@@ -103,6 +103,10 @@ def test_kernel_equals_reference(rules, lineup, seed, n_games):
     if not rules.early_end:
         assert (rounds == rules.rounds).all()
     assert kernel_totals["wins"].sum() == n_games * rules.team_size
+    assert_outcome_counts_agree(kernel_totals, rules.players)
+    # one winning side in every game: its players share the win (1/team size each)
+    assert kernel_totals["win_ties"][:, rules.team_size].sum() == n_games * rules.team_size
+    assert kernel_totals["margin_hist"].sum() == n_games
     assert kernel_totals["lead_changes_hist"].sum() == n_games
     assert kernel_totals["picks"].sum() > 0 and kernel_totals["passes"].sum() > 0
 

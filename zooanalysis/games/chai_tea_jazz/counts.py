@@ -15,6 +15,7 @@ import numpy as np
 
 from zooanalysis.games.chai_tea_jazz.engine import HOW_NAMES, GameRecord
 from zooanalysis.games.chai_tea_jazz.rules import MAX_BET, MAX_CARDS_PER_PLAYER, ChaiSettings
+from zooanalysis.outcome import count_outcome, new_outcome_totals
 from zooanalysis.trajectory import (
     LEAD_CHANGE_BINS,
     SETTLED_BINS,
@@ -111,6 +112,11 @@ def new_totals(players: int, sides: int, rows: int, options: int) -> dict[str, n
         "evaluation": np.zeros((r, len(EVAL_FIELDS)), dtype=np.float64),
         "lead_changes_hist": zeros(LEAD_CHANGE_BINS),
         "settled_hist": zeros(SETTLED_BINS),
+        # the winning side's standing less the best other side's (game points, or the
+        # cumulative total), offset by GP_OFFSET: 0 when the tie-break decided
+        "margin_hist": zeros(GP_BINS),
+        # win_ties (seat, tied winners) and margins (in places): zooanalysis.outcome
+        **new_outcome_totals(n),
     }
 
 
@@ -147,8 +153,9 @@ def standings_row(settings: ChaiSettings, record: GameRecord) -> list[int]:
 
 
 def tally_outcome(settings: ChaiSettings, record: GameRecord, totals: dict[str, np.ndarray]):
-    """Add a game's end: the winning side's seats win (a sole win: a one-player side); the
-    tie-break if it decided; every seat's game points."""
+    """Add a game's end (the kernel's ``_play_batch`` ends a game the same way): the winning
+    side's seats win (a sole win: a one-player side); the tie-break if it decided; every
+    seat's game points; the winning margin; the shared outcome tally."""
     players = settings.players
     for seat in range(players):
         if seat in record.winners:
@@ -160,6 +167,12 @@ def tally_outcome(settings: ChaiSettings, record: GameRecord, totals: dict[str, 
         totals["points_squares"][seat] += points * points
         totals["points_hist"][seat, clip(points + GP_OFFSET, 0, GP_BINS - 1)] += 1
     totals["tie_breaks"][0] += record.tie_break
+    others = [v for side, v in enumerate(record.standings) if side != record.winner_side]
+    margin = record.standings[record.winner_side] - max(others)
+    totals["margin_hist"][clip(margin + GP_OFFSET, 0, GP_BINS - 1)] += 1
+    # the shared tally reads final places: the rulebook's tie-break always leaves one
+    # winning side, whose players share the win (1/team size each)
+    count_outcome(standings_row(settings, record), totals, fewest_win=False)
 
 
 def tally(settings: ChaiSettings, record: GameRecord, totals: dict[str, np.ndarray]) -> None:

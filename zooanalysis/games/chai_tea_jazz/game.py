@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from zooanalysis.count_tables import histogram, nonzero_cells, seat_table
+from zooanalysis.count_tables import histogram, nonzero_cells, outcome_tables, seat_table
 from zooanalysis.games.base import BatchResult, Game
 from zooanalysis.games.chai_tea_jazz.batch import ChaiBatch, make_batch
-from zooanalysis.games.chai_tea_jazz.counts import EVAL_FIELDS, GP_OFFSET, SCORE_OFFSET
+from zooanalysis.games.chai_tea_jazz.counts import EVAL_FIELDS, GP_OFFSET, ROUND_BINS, SCORE_OFFSET
 from zooanalysis.games.chai_tea_jazz.engine import HOW_NAMES
 from zooanalysis.games.chai_tea_jazz.rules import (
     MAX_PLAYERS,
@@ -35,6 +36,7 @@ class ChaiGame(Game):
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     default_lineup = "tracker,greedy,random"
+    histogram_tops = MappingProxyType({"rounds": ROUND_BINS - 1, "points": GP_OFFSET})
 
     def settings_from_table(self, table: Mapping[str, Any]) -> ChaiSettings:
         """Validated settings from a scenario's ``[settings]`` table."""
@@ -170,6 +172,8 @@ def result_tables(
             "score_squares": totals["position_score_squares"],
         }
     )
+    margin_points = histogram(totals["margin_hist"], "margin")
+    margin_points["margin"] -= GP_OFFSET
     certain = totals["certain_hist"]
     rounds_total = settings.rounds
     ends = pd.DataFrame(
@@ -194,11 +198,13 @@ def result_tables(
         "bids": histogram(totals["bids_hist"], "picks").rename(columns={"games": "rounds"}),
         "offers": histogram(totals["offer_hist"], "offer").rename(columns={"games": "rounds"}),
         "certain": histogram(certain, "rounds"),
-        "game_rounds": histogram(totals["game_rounds_hist"], "rounds"),
+        "rounds": histogram(totals["game_rounds_hist"], "rounds"),
         "game_ends": ends,
         "evaluation": evaluation,
+        "margin_points": margin_points,
         "lead_changes": lead_changes_table(totals["lead_changes_hist"]),
         "settled": settled_table(totals["settled_hist"]),
+        **outcome_tables(totals),
     }
 
 

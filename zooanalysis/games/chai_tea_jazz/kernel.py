@@ -45,6 +45,7 @@ from zooanalysis.games.chai_tea_jazz.strategies import (
     random_card,
     random_pick,
 )
+from zooanalysis.outcome import tally_outcome as tally_shared_outcome
 from zooanalysis.rng import below, seed_game, shuffle
 from zooanalysis.trajectory import LEAD_CHANGE_BINS, SETTLED_BINS
 
@@ -71,7 +72,7 @@ TOTAL_ORDER = (
     "picks", "raises", "passes", "offers_made", "offers_taken", "offers_declined",
     "offer_hist", "bids_hist", "position_rounds", "position_score", "position_score_squares",
     "contract_round", "match", "certain_hist", "game_rounds_hist", "evaluation",
-    "lead_changes_hist", "settled_hist",
+    "lead_changes_hist", "settled_hist", "margin_hist", "win_ties", "margins",
 )  # fmt: skip
 """The count arrays in the order ``_play_batch`` takes them."""
 CONFIG_ORDER = (
@@ -282,7 +283,8 @@ def _play_batch(
     debt_row_points_squares, picks, raises, passes, offers_made, offers_taken,
     offers_declined, offer_hist, bids_hist, position_rounds, position_score,
     position_score_squares, contract_round, match, certain_hist, game_rounds_hist, evaluation,
-    lead_changes_hist, settled_hist, out_points, out_standing, out_rounds,
+    lead_changes_hist, settled_hist, margin_hist, win_ties, margins, out_points, out_standing,
+    out_rounds,
 ):  # fmt: skip
     players = ints[C_PLAYERS]
     sides = ints[C_SIDES]
@@ -346,6 +348,7 @@ def _play_batch(
     side_points = np.zeros(sides, dtype=np.int64)
     side_tricks = np.zeros(sides, dtype=np.int64)
     gained = np.zeros(sides, dtype=np.int64)
+    places = np.zeros(players, dtype=np.int64)  # final standing per seat (higher: ahead)
     left = np.zeros(sides, dtype=np.int64)  # rows each side has left
     row_done = np.zeros(rows, dtype=np.int64)  # sides that completed each row
     row_span = np.zeros(rows, dtype=np.int64)
@@ -817,22 +820,30 @@ def _play_batch(
         if not tie_break:  # the winner leads for good from round `settled` on
             settled = streak_start if streak_leader == winner_side else last_check + 1
             settled_hist[min(SETTLED_BINS - 1, (SETTLED_BINS * settled) // rounds_played)] += 1
-        if write_rows:  # counts.standings_row: the winner first, then standing, who finished
+        # counts.standings_row: the winner first, then by standing, then who finished first
+        best_other = -_LATE
+        for seat in range(players):
+            side = side_of[seat]
+            place = 0
+            if side != winner_side:
+                best_other = max(best_other, standings[side])
+                place = 1
+                for other in range(sides):
+                    if other == side or other == winner_side:
+                        continue
+                    if standings[other] > standings[side] or (
+                        standings[other] == standings[side]
+                        and _finished_before(other, side, finished)
+                    ):
+                        place += 1
+            places[seat] = sides - 1 - place
+        margin = standings[winner_side] - best_other
+        margin_hist[min(max(margin + GP_OFFSET, 0), GP_BINS - 1)] += 1
+        tally_shared_outcome(places, players, False, win_ties, margins)
+        if write_rows:
             for seat in range(players):
-                side = side_of[seat]
-                place = 0
-                if side != winner_side:
-                    place = 1
-                    for other in range(sides):
-                        if other == side or other == winner_side:
-                            continue
-                        if standings[other] > standings[side] or (
-                            standings[other] == standings[side]
-                            and _finished_before(other, side, finished)
-                        ):
-                            place += 1
-                out_points[game, seat] = game_points[side]
-                out_standing[game, seat] = sides - 1 - place
+                out_points[game, seat] = game_points[side_of[seat]]
+                out_standing[game, seat] = places[seat]
             out_rounds[game] = rounds_played
     return OK
 
