@@ -95,8 +95,7 @@ class ChaiRun(Run):
         """Game points each contract row gave per game (mean with 95% CI), by strategy or
         seat: a team's row points count for each of its players."""
         table = self._group(self.table("contracts"), by)
-        games = self.table("seats").groupby("seat")["games"].sum()
-        table = table.assign(games=table["seat"].map(games))
+        table = table.assign(games=self.games)  # one row per seat (and seating, if rotated)
         grouped = table.groupby([by, "contract"], sort=False)[
             ["game_points_sum", "game_points_squares", "games"]
         ].sum()

@@ -39,8 +39,8 @@ DEFINITIONS = {
     "pad allow, every Match Point to its rival) lets another side pass it. The rulebook lets "
     "players stop then.",
     "Spread": "The standard deviation of declarer points over a contract's rounds, with a "
-    "large-sample 95% interval (sd x (1 +- 1.96 / sqrt(2(n - 1))))."
-    ,
+    "large-sample 95% interval: from sd x (1 - 1.96 / sqrt(2(n - 1))) to sd x (1 + 1.96 / "
+    "sqrt(2(n - 1))).",
     "Hand evaluation": "The heuristics' estimate of what their known cards are worth as "
     "declarer for the way they picked (zooanalysis/games/chai_tea_jazz/evaluation.py), "
     "against the points their side then took.",
