@@ -15,8 +15,8 @@ def split_rows(result: BatchResult) -> tuple[BatchResult, BatchResult]:
 
 def assert_chunks_make_the_batch(whole: BatchResult, chunks: list[BatchResult]) -> None:
     """Batch results played in chunks (``first_game`` = the games before) add up to the
-    result of one call: every count array is the sum of the chunks' (integer counts exactly,
-    float sums up to rounding: the additions come in another order) and the chunks' rows,
+    result of one call, bit for bit: every count array is an integer array (a float sum
+    would depend on where the chunks are cut) and the sum of the chunks'; the chunks' rows,
     one after the other, are its rows."""
     whole_counts, whole_rows = split_rows(whole)
     assert whole_rows, "the batch kept no rows: nothing to compare game by game"
@@ -25,10 +25,8 @@ def assert_chunks_make_the_batch(whole: BatchResult, chunks: list[BatchResult]) 
     for key, value in whole_counts.items():
         summed = sum(chunk[key] for chunk in chunks)
         assert summed.dtype == value.dtype, key
-        if np.issubdtype(value.dtype, np.integer):
-            np.testing.assert_array_equal(summed, value, err_msg=key)
-        else:
-            np.testing.assert_allclose(summed, value, rtol=1e-12, atol=0, err_msg=key)
+        assert np.issubdtype(value.dtype, np.integer), f"{key} is {value.dtype}, not integer"
+        np.testing.assert_array_equal(summed, value, err_msg=key)
     for key, value in whole_rows.items():
         joined = np.concatenate([chunk[key] for chunk in chunks])
         assert joined.dtype == value.dtype, key

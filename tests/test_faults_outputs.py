@@ -104,7 +104,7 @@ def test_an_output_that_cannot_be_written_is_refused_before_any_work(
     def no_games(*_args, **_kwargs):
         raise AssertionError("a game was played before the output was checked")
 
-    monkeypatch.setattr("zooanalysis.runner.run_batches", no_games)
+    monkeypatch.setattr("zooanalysis.runner.run_chunks", no_games)
     with unwritable(kind, tmp_path) as (blocker, target):
         command = command_for(name, target, tmp_path, finished_run)
         before = tree(tmp_path)

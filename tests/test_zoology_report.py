@@ -121,6 +121,9 @@ def test_competitive_sections_and_figures(competitive) -> None:
         assert (report / "tables" / f"{table}.csv").is_file()
 
 
+VOID_ON_PRIMARY = ("rainforest", "wetland", "desert", "mountains", "scales", "spots")
+
+
 def test_question_findings_equal_the_dataframes(competitive) -> None:
     run_dir, report = competitive
     run = zooanalysis.load_run(run_dir)
@@ -136,7 +139,12 @@ def test_question_findings_equal_the_dataframes(competitive) -> None:
     assert all(card in do_little["text"] for card in little.index)
     csv = pd.read_csv(report / "tables" / "zoology_question_cards.csv").set_index("id")
     assert set(csv.index[csv["does_little"]]) == set(little.index)
-    assert csv["rank"].tolist() == list(range(1, 71))
+    assert csv["rank"].tolist() == list(range(1, len(cards) + 1))
+    # the cards void on the primary board are not dealt, and the report says which they are
+    assert len(cards) == 64
+    void = pd.read_csv(report / "tables" / "zoology_void_cards.csv").set_index("id")
+    assert set(void.index[void["void_on_primary"]]) == set(VOID_ON_PRIMARY)
+    assert void["left_out"].sum() == 6 and not set(void.index) & set(csv.index)
     played = cards[cards["plays"] >= MIN_PLAYS]
     worst = played.loc[played["no_champion_rate"].idxmax()]
     assert_rate(stated.loc["zoology_no_champion"], worst["no_champion"], worst["plays"])

@@ -21,6 +21,7 @@ success is won by every player together (``k = players``), a failure has no winn
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -130,6 +131,23 @@ def share_sums(win_ties: np.ndarray) -> np.ndarray:
     k = np.arange(counts.shape[-1], dtype=np.float64)
     weights = np.divide(1.0, k, out=np.zeros_like(k), where=k > 0)
     return counts @ weights
+
+
+def share_unit(seats: int) -> int:
+    """The denominator that makes every win share of a ``seats``-seat game whole:
+    ``lcm(1 .. seats)`` (a share is ``1/k`` for ``k`` tied winners, ``k <= seats``)."""
+    return math.lcm(*range(1, seats + 1))
+
+
+def win_share_units(wins: np.ndarray) -> np.ndarray:
+    """:func:`win_shares` exactly, as int64 multiples of ``1 / share_unit(seats)``.
+
+    Integer sums of shares do not depend on the order of the additions, so counts made of
+    them are the same however a batch is cut into chunks (see ``runner.play``)."""
+    flags = np.asarray(wins, dtype=bool)
+    unit = share_unit(flags.shape[1])
+    winners = flags.sum(axis=1, keepdims=True)
+    return np.where(flags, unit // np.maximum(winners, 1), 0).astype(np.int64)
 
 
 def win_shares(wins: np.ndarray) -> np.ndarray:

@@ -72,9 +72,9 @@ def rotated_half_widths(
     low, high = wilson_interval(np.asarray(successes, dtype=float), np.asarray(trials))
     widths = (np.asarray(high) - np.asarray(low)) / 2
     if "paired/seat_share_sum" in totals:  # the seats' intervals from per-deal means
-        from zooanalysis.rotation import seat_table
+        from zooanalysis.rotation import labels_of_players, paired_scale, seat_table
 
-        per_deal = seat_table(totals)
+        per_deal = seat_table(totals, paired_scale(labels_of_players(lineup)))
         widths = np.concatenate([widths, (per_deal["ci_high"] - per_deal["ci_low"]) / 2])
     return games, widths
 

@@ -27,7 +27,7 @@ from scipy.optimize import minimize
 
 from zooanalysis.errors import UserError
 from zooanalysis.games.base import BatchJob, BatchResult, Game
-from zooanalysis.outcome import win_shares
+from zooanalysis.outcome import share_unit, win_share_units
 from zooanalysis.results import ResultFolder
 from zooanalysis.stats import cluster_interval, rate_table
 from zooanalysis.strategy_spec import PlayerSpec
@@ -91,13 +91,15 @@ class PairwiseBatch:
     row_wins: Callable[[BatchResult], np.ndarray] | None = None
     """The game's (games x seats) winner flags (default: the best standing wins)."""
 
-    def __call__(self, batch_seed: int, n_games: int) -> BatchResult:
-        """Counts: ``ahead[a, b]`` games strategy a finished ahead of b, ``level[a, b]`` ties;
-        per strategy ``wins`` (tied winners all win), ``shares`` (win shares, 1/k for each of
-        k tied winners) and ``seat_games``; per seat ``seat_wins``, ``seat_shares`` and
-        ``seat_played``; per strategy and seat ``strategy_seat_shares`` and
-        ``strategy_seat_games``."""
-        result = self.job(batch_seed, n_games)
+    def __call__(self, batch_seed: int, n_games: int, first_game: int = 0) -> BatchResult:
+        """Counts of games ``first_game .. first_game + n_games - 1`` of the batch seeded
+        ``batch_seed``: ``ahead[a, b]`` games strategy a finished ahead of b, ``level[a, b]``
+        ties; per strategy ``wins`` (tied winners all win), ``shares`` (win shares, 1/k for
+        each of k tied winners) and ``seat_games``; per seat ``seat_wins``, ``seat_shares``
+        and ``seat_played``; per strategy and seat ``strategy_seat_shares`` and
+        ``strategy_seat_games``. Shares are whole numbers of ``1 / share_unit(seats)``
+        (:data:`SHARE_KEYS`), so that they add up exactly however a batch is chunked."""
+        result = self.job(batch_seed, n_games, first_game=first_game)
         standing = self.standings(result)  # games x seats, higher is better
         k = self.strategies
         ahead = np.zeros((k, k), dtype=np.int64)
@@ -117,11 +119,11 @@ class PairwiseBatch:
             won = standing == standing.max(axis=1, keepdims=True)
         else:
             won = np.asarray(self.row_wins(result), dtype=bool)
-        share = win_shares(won)
+        share = win_share_units(won)
         wins = np.zeros(k, dtype=np.int64)
-        shares = np.zeros(k, dtype=np.float64)
+        shares = np.zeros(k, dtype=np.int64)
         seat_games = np.zeros(k, dtype=np.int64)
-        by_seat_share = np.zeros((k, seats), dtype=np.float64)
+        by_seat_share = np.zeros((k, seats), dtype=np.int64)
         by_seat_games = np.zeros((k, seats), dtype=np.int64)
         for seat, strategy in enumerate(self.strategy_of_seat):
             wins[strategy] += int(won[:, seat].sum())
@@ -230,6 +232,13 @@ def bradley_terry(
 
 CLUSTER_KEYS = ("shares", "seat_games", "seat_shares", "seat_played")
 """What a tournament keeps per cluster of deals (batch) for the win shares' intervals."""
+SHARE_KEYS = ("shares", "seat_shares", "strategy_seat_shares")
+"""Counts of :class:`PairwiseBatch` kept in whole units of ``1 / share_unit(seats)``."""
+
+
+def in_shares(counts: BatchResult, unit: int) -> BatchResult:
+    """``counts`` with the :data:`SHARE_KEYS` turned from whole units into win shares."""
+    return {key: value / unit if key in SHARE_KEYS else value for key, value in counts.items()}
 
 
 def win_rate_table(
@@ -432,8 +441,10 @@ def _play_tournament(
         mine = shared.setdefault(batch.index, {})
         for key in CLUSTER_KEYS:
             mine[key] = mine.get(key, 0) + result[key]
+
+    def chunk_done(chunk) -> None:
         if on_progress is not None:
-            on_progress(batch.games)
+            on_progress(chunk.games)
 
     wall = 0.0
     for order in orders:
@@ -447,13 +458,17 @@ def _play_tournament(
             request.backend,
             keep_batch,
             initial=totals,
+            on_chunk=chunk_done,
         )
         wall += played.wall_seconds
+    unit = share_unit(request.seats)
+    totals = in_shares(totals, unit)
+    per_cluster = [in_shares(cluster, unit) for cluster in shared.values()]
     tables = {
         "ratings": bradley_terry(totals, labels, list(clusters.values()), seed=request.seed),
         "pairwise": pairwise_table(totals, labels),
-        "win_rates": win_rate_table(totals, labels, list(shared.values())).reset_index(),
-        "seats": seat_table(totals, request.seats, list(shared.values())).reset_index(),
+        "win_rates": win_rate_table(totals, labels, per_cluster).reset_index(),
+        "seats": seat_table(totals, request.seats, per_cluster).reset_index(),
         "strategy_seats": strategy_seat_table(totals, labels),
         "lineups": pd.DataFrame(
             {

@@ -504,13 +504,36 @@ def question_section(run: ZoologyRun) -> Section:
                 "n = plays).",
                 show_rows=70,
                 hidden=("card",),
-            )
+            ),
+            *_void_table(run),
         ],
         definitions={
             key: DEFINITIONS[key]
             for key in ("Expected information (bits)", "Card that does little", "No Champion")
         },
     )
+
+
+def _void_table(run: ZoologyRun) -> list[Table]:
+    """The cards whose condition no animal meets on some boards, board by board."""
+    try:
+        void = run.void_questions()
+    except KeyError:
+        return []
+    void = void[void["void_combinations"] > 0]
+    if void.empty:
+        return []
+    return [
+        Table(
+            "zoology_void_cards",
+            "Cards whose condition no animal meets on some boards",
+            void.drop(columns=["void_combinations"]),
+            "Animals meeting each card's condition on the primary and each regional board; "
+            "void_on: the board combinations where none does (the card would be a plain "
+            "superlative); left_out: not dealt in this run (void_questions = leave_out).",
+            show_rows=len(void),
+        )
+    ]
 
 
 def _information_basis(run: ZoologyRun) -> str:
