@@ -11,6 +11,8 @@ of the pad, an *option* a row played one way (``settings.options``).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from zooanalysis.games.chai_tea_jazz.engine import HOW_NAMES, GameRecord
@@ -41,6 +43,17 @@ ROUND_BINS = 64
 EVAL_FIELDS = ("n", "value", "value_squares", "points", "points_squares", "products")
 """A heuristic declarer's hand evaluation against the points its side then took (before
 debt and offer), summed over the rounds heuristics declared."""
+EVAL_SCALE = 256
+"""The evaluation is counted in fixed point, in units of 1/256 (:func:`evaluation_units`):
+counts must be integers, so that a batch's sums do not depend on its chunks; ``value``
+sums are in these units, ``value_squares`` in their square, ``products`` in units x points.
+``result_tables`` turns them back into points."""
+
+
+def evaluation_units(value: float) -> int:
+    """A hand evaluation rounded to the nearest 1/:data:`EVAL_SCALE` point, as an integer
+    (the kernel rounds the same way)."""
+    return math.floor(value * EVAL_SCALE + 0.5)
 
 
 
@@ -109,7 +122,7 @@ def new_totals(players: int, sides: int, rows: int, options: int) -> dict[str, n
         "match": zeros(2),
         "certain_hist": zeros(ROUND_BINS),
         "game_rounds_hist": zeros(ROUND_BINS),
-        "evaluation": np.zeros((r, len(EVAL_FIELDS)), dtype=np.float64),
+        "evaluation": np.zeros((r, len(EVAL_FIELDS)), dtype=np.int64),
         "lead_changes_hist": zeros(LEAD_CHANGE_BINS),
         "settled_hist": zeros(SETTLED_BINS),
         # the winning side's standing less the best other side's (game points, or the
@@ -223,9 +236,9 @@ def tally(settings: ChaiSettings, record: GameRecord, totals: dict[str, np.ndarr
         totals["contract_round"][row, played.round_index] += 1
         if played.match_side >= 0:
             totals["match"][0 if played.match_side == declaring else 1] += 1
-        value = played.value
-        if value is not None:
-            totals["evaluation"][row] += (1.0, value, value * value, gross, gross * gross,
+        if played.value is not None:
+            value = evaluation_units(played.value)
+            totals["evaluation"][row] += (1, value, value * value, gross, gross * gross,
                                           value * gross)  # fmt: skip
     for row, debt, gained in record.row_debts:
         totals["debt_row_entries"][row, debt] += 1

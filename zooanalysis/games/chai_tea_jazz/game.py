@@ -12,7 +12,13 @@ import pandas as pd
 from zooanalysis.count_tables import histogram, nonzero_cells, outcome_tables, seat_table
 from zooanalysis.games.base import BatchResult, Game
 from zooanalysis.games.chai_tea_jazz.batch import ChaiBatch, make_batch
-from zooanalysis.games.chai_tea_jazz.counts import EVAL_FIELDS, GP_OFFSET, ROUND_BINS, SCORE_OFFSET
+from zooanalysis.games.chai_tea_jazz.counts import (
+    EVAL_FIELDS,
+    EVAL_SCALE,
+    GP_OFFSET,
+    ROUND_BINS,
+    SCORE_OFFSET,
+)
 from zooanalysis.games.chai_tea_jazz.engine import HOW_NAMES
 from zooanalysis.games.chai_tea_jazz.rules import (
     MAX_PLAYERS,
@@ -161,7 +167,10 @@ def result_tables(
     rounds.insert(1, "contract", np.array(names, dtype=object)[rounds["row"].to_numpy()])
     points = nonzero_cells(totals["points_hist"], ["seat", "points"], "games")
     points["points"] -= GP_OFFSET
-    evaluation = pd.DataFrame(totals["evaluation"], columns=list(EVAL_FIELDS))
+    # counted in fixed point (counts.EVAL_SCALE): back to points
+    scale = np.array([1, EVAL_SCALE, EVAL_SCALE**2, 1, 1, EVAL_SCALE], dtype=np.float64)
+    evaluation = pd.DataFrame(totals["evaluation"] / scale, columns=list(EVAL_FIELDS))
+    evaluation["n"] = totals["evaluation"][:, 0]
     evaluation.insert(0, "contract", names)
     evaluation.insert(0, "row", np.arange(len(names)))
     positions = pd.DataFrame(
