@@ -28,6 +28,7 @@ class RunTables(Protocol):
     lineup: list[str]
     games_played: int
     table_names: list[str]
+    teams: list[tuple[int, ...]] | None
 
     def table(self, name: str) -> pd.DataFrame: ...
 
@@ -77,9 +78,10 @@ def balance_metrics(run: RunTables) -> pd.DataFrame:
             games,
         )
     )
-    single = int(run.table("seats")["sole_wins"].sum())
-    tie = rate_table([games - single], [games]).iloc[0]
-    rows.append(_rate_row("tie", "Shared-win (tie) rate", tie, successes=games - single))
+    shared = shared_games(run)
+    tie = rate_table([shared], [games]).iloc[0]
+    label = "Games shared between teams" if run.teams else "Shared-win (tie) rate"
+    rows.append(_rate_row("tie", label, tie, successes=shared))
     for name in LENGTH_TABLES:
         histogram = _histogram(run, name)
         if histogram is not None:
@@ -142,6 +144,20 @@ def balance_metrics(run: RunTables) -> pd.DataFrame:
         )
     rows += margin_rows(_histogram(run, "margins", "margin"))
     return pd.DataFrame(rows, columns=list(METRIC_COLUMNS))
+
+
+def shared_games(run: RunTables) -> int:
+    """Games whose win was shared: won by two or more tied players, or in a team game
+    (:attr:`RunTables.teams`) by two or more teams. Partners win together, so a game one
+    team wins is one win for that team, not a tie of its players: it has ``k`` tied winners
+    for a team of ``k``, and only games with more winners than a team has are shared."""
+    if not run.teams:
+        return run.games_played - int(run.table("seats")["sole_wins"].sum())
+    team_size = max(len(team) for team in run.teams)
+    by_winners = run.table("win_ties").groupby("winners")["games"].sum()
+    shared = by_winners[by_winners.index > team_size]
+    # a game with k winners appears once for each of them
+    return round(float((shared / shared.index).sum()))
 
 
 def margin_rows(margins: pd.Series | None) -> list[dict]:

@@ -166,6 +166,24 @@ class Run(ResultFolder):
         return False
 
     @property
+    def teams(self) -> list[tuple[int, ...]] | None:
+        """The seats (from 1) of each team, when the game is played in teams of two or more
+        whose partners win together (Hodge Podge Dodgeball with 4 players, Chai Tea Jazz
+        with 4 or 6): read from the ``team`` column of the ``seats`` table. None for a game
+        of single players: then every tied winner is a shared win."""
+        if "seats" not in self.table_names:
+            return None
+        seats = self.table("seats")
+        if "team" not in seats:
+            return None
+        by_seat = seats.groupby("seat")["team"].first()
+        teams = [
+            tuple(int(seat) + 1 for seat in members.index)
+            for _, members in by_seat.groupby(by_seat, sort=True)
+        ]
+        return teams if max(len(team) for team in teams) > 1 else None
+
+    @property
     def rotated(self) -> bool:
         """Whether every deal was played once per rotation of the lineup (--rotate-seats)."""
         return bool(self.manifest.get("rotate_seats"))

@@ -38,7 +38,11 @@ DEFINITIONS = {
     "seat order with strategy strength (the section 'Does seat order matter?' separates "
     "them where the run allows).",
     "Shared-win (tie) rate": "The share of games whose best standing was shared by two or "
-    "more players (all of them win).",
+    "more players (all of them win). In a team game (partners win together: Hodge Podge "
+    "Dodgeball with 4 players, Chai Tea Jazz with 4 or 6) a game one team wins is one win for "
+    "that team, not a tie of its players; the rate is then 'Games shared between teams', the "
+    "share of games two or more teams won together, and the winner, the lead and the winning "
+    "margin are the teams'.",
     "Game length": "Moves (every claim or doubt, every turn) and rounds per game: mean with "
     "its 95% interval, median and the 10th and 90th percentiles.",
     "Decisiveness": "Only games with a single winner. After every move that changes a "

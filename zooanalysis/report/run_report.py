@@ -43,7 +43,7 @@ def run_document(run: Run) -> ReportDocument:
         findings = [
             seat_finding(run),
             strategy_finding(run),
-            *metric_findings(metrics, which),
+            *metric_findings(metrics, which, run.teams),
         ]
         sections = [balance_section(run, metrics, which), seat_order_section(run)]
         if run.rotated:

@@ -55,9 +55,28 @@ def seat_order_section(run: Run) -> Section:
             else f"a mirror match: every seat plays {run.lineup[0]}"
         )
         return _against_fair_section(against_fair(seats, fair), fair, how)
-    pairs = mirror_pairs(seats, run.lineup)
+    pairs = mirror_pairs(seats, run.lineup, run.teams)
     if len(pairs):
-        return _mirror_section(seats, pairs, mirror_groups(run.lineup))
+        return _mirror_section(seats, pairs, mirror_groups(run.lineup, run.teams))
+    if run.teams and len(set(run.lineup)) < len(run.lineup):
+        return Section(
+            title=TITLE,
+            intro=(
+                "Partners win together, and every strategy that holds two seats here holds "
+                "them in one team, so a seat's win share mixes seat order with strategy "
+                "strength."
+            ),
+            findings=[
+                Finding(
+                    "Seat order: this run cannot tell. Partners share one result, so two "
+                    "seats of one team holding the same strategy compare nothing; the teams "
+                    "hold different strategies. Run with --rotate-seats, a mirror match or a "
+                    "lineup that gives a strategy a seat in each team.",
+                    key="seat_order",
+                )
+            ],
+            definitions=DEFINITIONS,
+        )
     return Section(
         title=TITLE,
         intro=(
