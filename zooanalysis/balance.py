@@ -6,7 +6,8 @@ every sweep cell; the report's words for them are in ``zooanalysis.report.balanc
 They read only the generic tables: ``seats`` (every game), the game-length histograms
 (``moves``, ``turns`` or ``rounds`` with columns ``<name>, games``) and the trajectory
 histograms ``lead_changes`` and ``settled`` (see ``zooanalysis.trajectory``), the
-``margins`` histogram of the outcome tally (see ``zooanalysis.outcome``). A metric whose
+``margins`` histogram of the outcome tally (see ``zooanalysis.outcome``) and the
+``decisions`` and ``game_decisions`` histograms (see ``zooanalysis.decisions``). A metric whose
 table the run lacks is reported as "not measured".
 """
 
@@ -143,7 +144,39 @@ def balance_metrics(run: RunTables) -> pd.DataFrame:
             )
         )
     rows += margin_rows(_histogram(run, "margins", "margin"))
+    rows += decision_rows(*decision_histograms(run))
     return pd.DataFrame(rows, columns=list(METRIC_COLUMNS))
+
+
+def decision_rows(options: pd.Series | None, per_game: pd.Series | None) -> list[dict]:
+    """Ludii's decision moves and branching factor (``zooanalysis.decisions``): the share
+    of decisions with a real choice (two legal options or more), the mean options per
+    decision, and the mean real decisions per game. None where not counted."""
+    if options is None or options.sum() == 0 or per_game is None:
+        return []
+    n = int(options.sum())
+    real = int(options[options.index > 1].sum())
+    mean, low, high = histogram_mean(options)
+    per_mean, per_low, per_high = histogram_mean(per_game)
+    return [
+        _rate_row(
+            "decision_share", "Decisions with a real choice (2+ legal options)",
+            rate_table([real], [n]).iloc[0], real,
+        ),
+        _row("branching_mean", "Branching factor (legal options per decision, mean)", "mean",
+             mean, low, high, n),
+        _row("decisions_mean", "Real decisions per game (mean)", "mean", per_mean, per_low,
+             per_high, int(per_game.sum())),
+    ]  # fmt: skip
+
+
+def decision_histograms(run: RunTables) -> tuple[pd.Series | None, pd.Series | None]:
+    """The ``decisions`` (options -> decisions) and ``game_decisions`` (real decisions ->
+    games) histograms, or None where the game does not count them."""
+    options = None
+    if "decisions" in run.table_names:
+        options = run.table("decisions").groupby("options")["decisions"].sum().sort_index()
+    return options, _histogram(run, "game_decisions", "decisions")
 
 
 def shared_games(run: RunTables) -> int:
@@ -182,6 +215,7 @@ def measured(run: RunTables) -> dict[str, bool]:
         "Decisiveness": "settled" in names,
         "Lead changes": "lead_changes" in names,
         "Winning margin": "margins" in names,
+        "Decisions": "decisions" in names,
     }
 
 

@@ -181,6 +181,8 @@ GENERIC = (
     ("margin_mean", "winning margin", "mean", "points"),
     ("lead_changes_mean", "lead changes", "mean", "per game"),
     ("drama", "drama (still open in the last quarter)", "rate", ""),
+    ("branching_mean", "branching factor", "mean", "options"),
+    ("decisions_mean", "real decisions per game", "mean", "per game"),
 )
 """The balance metrics a rule's effect is read on: (metric, label, kind, unit)."""
 LENGTHS = ("moves_mean", "turns_mean", "rounds_mean")

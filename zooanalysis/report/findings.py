@@ -219,4 +219,19 @@ def metric_findings(
         )
     elif not measured.get("Winning margin", False):
         found.append(Finding("Winning margin: not measured for this run.", key="margin_none"))
+    if "branching_mean" in rows.index:
+        row, real, per = rows.loc["branching_mean"], rows.loc["decision_share"], rows.loc[
+            "decisions_mean"]  # fmt: skip
+        add(
+            "branching_mean",
+            "A player deciding has "
+            f"{mean_phrase(row.value, row.ci_low, row.ci_high, 'legal options')} on average "
+            f"(branching factor); {rate_phrase(real.value, real.ci_low, real.ci_high)} "
+            "of decisions are a real choice (two options or more), "
+            f"{mean_phrase(per.value, per.ci_low, per.ci_high)} per game.",
+            None,
+        )
+    elif not measured.get("Decisions", False):
+        found.append(Finding("Decisions and branching factor: not measured for this run.",
+                             key="decisions_none"))  # fmt: skip
     return found

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from zooanalysis.decisions import count_decision, count_game_decisions
 from zooanalysis.games.bluff.cards import (
     ALL_EQUAL,
     COUNT_ONE,
@@ -102,6 +103,8 @@ def play_batch(
         totals["claims"],
         totals["win_ties"],
         totals["margins"],
+        totals["decision_options"],
+        totals["game_decisions"],
         rows["row_scores"],
         rows["row_rounds"],
         rows["row_moves"],
@@ -192,6 +195,8 @@ def _play_batch(
     claims,
     win_ties,
     margins,
+    decision_options,
+    game_decisions,
     row_scores,
     row_rounds,
     row_moves,
@@ -242,6 +247,7 @@ def _play_batch(
         streak_leader = -2
         streak_start = 0
         last_check = -1
+        decided = 0  # real decisions this game (zooanalysis.decisions)
 
         while True:
             # ---- one round ----
@@ -260,6 +266,14 @@ def _play_batch(
             while True:
                 code = codes[seat]
                 draw_size = deck_size - draw_top
+                # options (engine.move_options): each hand card, drawing, and after a claim
+                # doubting and placing none; a forced doubt has one
+                options = hand_len[seat] + (1 if draw_size > 0 else 0)
+                if claim_count > 0:
+                    options += 2
+                if claim_count > 0 and claim_count >= claim_cap and claim_kind == N_KINDS - 1:
+                    options = 1
+                decided += count_decision(options, decision_options)
                 if claim_count > 0 and claim_count >= claim_cap and claim_kind == N_KINDS - 1:
                     move, index = MOVE_DOUBT, -1
                 else:
@@ -369,6 +383,11 @@ def _play_batch(
                         animals += card % 3 + 1
                         animal_cards += 1
                     pile_len += 1
+                if claim_count == 0:  # engine.claim_options
+                    options = N_KINDS
+                else:
+                    options = N_KINDS - 1 - claim_kind + (claim_cap - claim_count) * N_KINDS
+                decided += count_decision(options, decision_options)
                 if code == RANDOM:
                     count, kind = random_claim(claim_count, claim_kind, claim_cap, stream)
                 else:
@@ -470,6 +489,7 @@ def _play_batch(
         moves_hist[min(moves, MOVE_BINS - 1)] += 1
         end_reasons[end_reason] += 1
         tally_outcome(scores, players, True, win_ties, margins)
+        count_game_decisions(decided, game_decisions)
         lead_changes_hist[min(lead_changes, LEAD_CHANGE_BINS - 1)] += 1
         if n_best == 1:  # the single winner is the last check's sole leader
             settled_hist[min(SETTLED_BINS - 1, (SETTLED_BINS * streak_start) // moves)] += 1

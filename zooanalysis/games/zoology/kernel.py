@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from zooanalysis.decisions import count_decision, count_game_decisions
 from zooanalysis.games.zoology.beliefs import add_evidence, cast_votes, posterior
 from zooanalysis.games.zoology.counts import (
     LEAD_BINS,
@@ -118,6 +119,25 @@ def _draw(seat, hands, hand_len, pile, pile_pos, pile_len, discard, discard_len,
         hand_len[seat] += 1
         pile_pos += 1
     return pile_pos, pile_len, discard_len
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _guess_options(seat, players, seat_animals, neutrals, n_neutrals, removed, board, n_board):
+    """The animals ``seat`` may guess (``engine.guess_options``): on the board, not held by
+    another player or neutral, not removed."""
+    count = 0
+    for i in range(n_board):
+        animal = board[i]
+        visible = removed[animal]
+        for t in range(players):
+            if t != seat and seat_animals[t] == animal:
+                visible = True
+        for k in range(n_neutrals):
+            if neutrals[k] == animal:
+                visible = True
+        if not visible:
+            count += 1
+    return count
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -282,6 +302,8 @@ def _play_batch(
     window_right,
     win_ties,
     margins,
+    decision_options,
+    game_decisions,
     row_points,
     row_rounds,
     row_turns,
@@ -343,6 +365,7 @@ def _play_batch(
         leader_state[0] = -1
         leader_state[1] = 0
         turns = 0
+        decided = 0  # real decisions this game (zooanalysis.decisions)
         round_index = 0
         over = False
         success = False
@@ -385,6 +408,7 @@ def _play_batch(
                     excluded,
                     probs,
                 )
+                decided += count_decision(hand_len[asker], decision_options)
                 index = choose_question(
                     codes[asker],
                     params[asker],
@@ -465,7 +489,11 @@ def _play_batch(
                 n_wanted = 0
                 for step in range(1, players + 1):
                     s = (asker + step) % players
-                    if tokens[s] > 0:
+                    if tokens[s] > 0:  # not now, or any animal it may guess
+                        options = 1 + _guess_options(
+                            s, players, seat_animals, neutrals, n_neutrals, removed, board, n_board
+                        )
+                        decided += count_decision(options, decision_options)
                         top, top_p = _beliefs(
                             s,
                             players,
@@ -540,6 +568,10 @@ def _play_batch(
                         if tokens[s] == 0:
                             finished = True
                             break
+                        options = _guess_options(
+                            s, players, seat_animals, neutrals, n_neutrals, removed, board, n_board
+                        )
+                        decided += count_decision(options, decision_options)
                         top, top_p = _beliefs(
                             s,
                             players,
@@ -580,7 +612,12 @@ def _play_batch(
                                 success = True
                                 finished = True
                                 break
-                            if tokens[s] > 0 and gift:
+                            if tokens[s] > 0 and gift:  # none, or a teammate still guessing
+                                options = 1
+                                for t in range(players):
+                                    if t != s and not done[t]:
+                                        options += 1
+                                decided += count_decision(options, decision_options)
                                 mate = gift_target(s, players, tokens, done)
                                 if mate >= 0:
                                     tokens[mate] += 1
@@ -597,6 +634,10 @@ def _play_batch(
                         if done[s] or tokens[s] == 0:
                             continue
                         anyone = True
+                        options = _guess_options(
+                            s, players, seat_animals, neutrals, n_neutrals, removed, board, n_board
+                        )
+                        decided += count_decision(options, decision_options)
                         top, top_p = _beliefs(
                             s,
                             players,
@@ -706,6 +747,7 @@ def _play_batch(
                 wins[s] += 1
                 if n_best == 1:
                     sole_wins[s] += 1
+        count_game_decisions(decided, game_decisions)
         if cooperative:
             tally_team_outcome(players, success, win_ties)
             coop_games[cell] += 1
