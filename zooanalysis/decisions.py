@@ -8,9 +8,9 @@ has when deciding). Every game counts them the same way, with the two count arra
 
 - ``decision_options[o]``: decisions taken with ``o`` legal options (``o = 1``: a forced
   move, no real choice). A **decision** is every time the rules let a player choose: a card
-  to play, a claim, whether to doubt, a question to ask ... what the game's own
-  :data:`DECISIONS` text (in its ``counts`` module) lists. The bin ``OPTION_BINS - 1``
-  holds that many options or more.
+  to play, a claim, whether to doubt, a question to ask ... as the ``decisions`` field of
+  the game's reference-engine record lists them (e.g. ``games/bluff/engine.py``). The bin
+  ``OPTION_BINS - 1`` holds that many options or more.
 - ``game_decisions[d]``: games in which the players took ``d`` real decisions (2 options
   or more) in all; the bin ``GAME_BINS - 1`` holds that many or more.
 

@@ -67,14 +67,18 @@ DEFINITIONS = {
     "some score check after half the game someone else led or the lead was shared "
     "(settled at 50% or later), with its 95% Wilson interval.",
     "Decisions": "Every time the rules let a player choose (a card to play, a claim, whether "
-    "to doubt, a question to ask ...; each game lists its decisions in its counts module) "
-    "is a decision, taken with some number of legal options. 'Branching factor' is the mean "
+    "to doubt, a question to ask ...; each game's reference engine lists its decisions in "
+    "the 'decisions' field of its game record) is a decision, taken with some number of "
+    "legal options. 'Branching factor' is the mean "
     "number of legal options per decision, 'real choice' the share of decisions with two or "
     "more (Ludii's decision moves; one option is a forced move), 'real decisions per game' "
     "their number in a game. The means' 95% intervals treat decisions, and games, as "
     "independent: decisions within a game are not, so the branching factor's interval is "
     "somewhat too narrow. Options at one decision count as distinct moves even when they "
-    "lead to the same result (e.g. two cards of one rank).",
+    "lead to the same result (e.g. two cards of one rank). Bluff in Zoo counts every claim "
+    "that bests the standing one, up to the most animals the deck could show, so its "
+    "branching factor is mostly claims; Short Zoot Suit counts every draw pile a hand can "
+    "make (1023 or more in the top bin).",
     "Drama": "Only games with a single winner: the share still open in the last quarter, in "
     "which the winner took the lead for good only after 75% of the game's moves (settled at "
     "75% or later), with its 95% Wilson interval. Higher means the outcome stays in doubt "
