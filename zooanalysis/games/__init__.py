@@ -11,6 +11,7 @@ _BUILT_IN = {
     "bluff": "zooanalysis.games.bluff.game:GAME",
     "chai-tea-jazz": "zooanalysis.games.chai_tea_jazz.game:GAME",
     "dodgeball": "zooanalysis.games.dodgeball.game:GAME",
+    "hearts": "zooanalysis.games.hearts.game:GAME",
     "lucky-lions": "zooanalysis.games.lucky_lions.game:GAME",
     "short-zoot-suit": "zooanalysis.games.short_zoot_suit.game:GAME",
     "zoology": "zooanalysis.games.zoology.game:GAME",
