@@ -183,16 +183,16 @@ class HeartsRun(Run):
             f"A game is a match to {self.rules().end_score} points: "
             f"{length['mean']:.2f} [{length['ci_low']:.2f}, {length['ci_high']:.2f}] hands "
             f"per game (n={int(length['n']):,} games).",
-            f"Someone shot the moon in {format_rate(moon.rate, moon.ci_low, moon.ci_high, int(moon.n))} "
-            "of hands.",
+            "Someone shot the moon in "
+            f"{format_rate(moon.rate, moon.ci_low, moon.ci_high, int(moon.n))} of hands.",
             "Points per hand by seat (fewer is better), and the share of hands it took the "
             "Queen of Spades:",
         ]
         queen = self.queen_rates("seat")
         for seat, row in self.hand_points("seat").iterrows():
             q = queen.loc[seat]
-            lines.append(
-                f"  seat {seat}: {format_mean(row)}; Queen "
-                f"{format_rate(q['taken'], q['taken_ci_low'], q['taken_ci_high'], int(q['taken_n']))}"
+            taken = format_rate(
+                q["taken"], q["taken_ci_low"], q["taken_ci_high"], int(q["taken_n"])
             )
+            lines.append(f"  seat {seat}: {format_mean(row)}; Queen {taken}")
         return "\n".join(lines)
