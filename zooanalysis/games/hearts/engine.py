@@ -87,6 +87,14 @@ class IllegalMoveError(RuntimeError):
     """A strategy chose a pass or a card the rules do not allow."""
 
 
+def _name(card: int) -> str:
+    """The card's notation, or its number if it is no card at all (for error messages)."""
+    try:
+        return format_cards([card])
+    except ValueError:
+        return repr(card)
+
+
 def is_point_card(card: int) -> bool:
     """A heart or the Queen of Spades (what "no points on the first trick" and the moon
     count; the Jack of Diamonds is not one)."""
@@ -394,7 +402,7 @@ def play_trick(state: HandState, strategies: Sequence[Strategy], stream: np.ndar
         card = int(strategies[seat].choose_card(observation, stream))
         if card not in observation.legal_cards():
             raise IllegalMoveError(
-                f"seat {seat}: {format_cards([card])} is not a legal card "
+                f"seat {seat}: {_name(card)} is not a legal card "
                 f"(legal: {format_cards(observation.legal_cards())})"
             )
         state.hands[seat].remove(card)
