@@ -120,3 +120,34 @@ def test_identical_faces_follow_the_tie_rule():
 
 def test_sizes_match_kinds():
     assert list(KIND_SIZE[1:]) == [1, 2, 3, 5, 5, 5, 5, 5]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(FACES), min_size=1, max_size=18, unique=True),
+    st.lists(st.sampled_from(FACES), min_size=0, max_size=5, unique=True),
+    st.booleans(),
+    st.integers(0, 2**32),
+)
+def test_fast_random_is_the_listed_random(hand, table, later, seed):
+    """``random_fast`` counts instead of listing, but picks exactly the play (or pass) that
+    ``random_play`` picks from the full list, with the same draws."""
+    from zooanalysis.games.big_two.strategies import count_five, random_fast, random_play
+
+    if table and classify(table, SETTINGS) is None:
+        table = table[:1]
+    identical = LATER_WINS if later else EARLIER_WINS
+    size = max_plays(len(hand))
+    masks = np.zeros(size, dtype=np.uint64)
+    keys = np.zeros(size, dtype=np.int64)
+    table_key = classify(table, SETTINGS)[1] if table else 0
+    mask = id_mask(hand)
+    n = list_plays(mask, table_key, len(table), np.uint64(0), identical, masks, keys)
+    if not table:
+        assert count_five(mask) == sum(1 for i in range(n) if keys[i] >> 24 >= 4)
+    one = np.array([seed], dtype=np.uint64)
+    two = one.copy()
+    expected = random_play(n, not table, masks, keys, one)
+    got = random_fast(mask, table_key, len(table), np.uint64(0), identical, masks, keys, two)
+    assert (int(got[0]), int(got[1])) == (int(expected[0]), int(expected[1]))
+    assert one[0] == two[0]

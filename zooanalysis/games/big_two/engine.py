@@ -386,7 +386,8 @@ def play_round(
             totals = [penalties[p] + len(held[p]) for p in range(players)]
             best = min(totals)
             leaders = [p for p in range(players) if totals[p] == best]
-            record.checks.append((first_move + record.moves, leaders[0] if len(leaders) == 1 else -1))
+            sole = leaders[0] if len(leaders) == 1 else -1
+            record.checks.append((first_move + record.moves, sole))
             record.moves += 1
             if not held[seat]:
                 record.out_order.append(seat)

@@ -27,7 +27,7 @@ from zooanalysis.games.big_two.counts import (
     new_rows,
 )
 from zooanalysis.games.big_two.engine import MAX_ROUNDS
-from zooanalysis.games.big_two.plays import list_plays, low_index, max_plays
+from zooanalysis.games.big_two.plays import list_plays, max_plays
 from zooanalysis.games.big_two.rules import (
     FIRST_OUT,
     HARD,
@@ -45,7 +45,7 @@ from zooanalysis.games.big_two.rules import (
     BigTwoSettings,
     rules_array,
 )
-from zooanalysis.games.big_two.strategies import RANDOM, heuristic_play, random_play
+from zooanalysis.games.big_two.strategies import RANDOM, heuristic_play, random_fast
 from zooanalysis.outcome import tally_outcome
 from zooanalysis.rng import seed_game, shuffle
 from zooanalysis.trajectory import LEAD_CHANGE_BINS, SETTLED_BINS
@@ -138,10 +138,12 @@ def play_round(
     seat = leader
     while True:
         hand = hands[seat]
-        n = list_plays(hand, table_key, table_size, must, identical, masks, keys)
         if codes[seat] == RANDOM:
-            mask, key = random_play(n, table_size == 0, masks, keys, stream)
+            mask, key = random_fast(
+                hand, table_key, table_size, must, identical, masks, keys, stream
+            )
         else:
+            n = list_plays(hand, table_key, table_size, must, identical, masks, keys)
             mask, key = heuristic_play(
                 params, seat, hand, n, table_size == 0, _fewest_other(hands, seat, players),
                 masks, keys,

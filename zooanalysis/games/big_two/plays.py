@@ -172,13 +172,13 @@ def list_plays(hand, table_key, table_size, must, identical, masks, keys) -> int
                 subset = TRIPLES_OF[suits, i]
                 n = _emit(np.uint64(subset) << np.uint64(4 * rank), key, must, masks, keys, n)
     if leading or table_size == 5:
-        n = _list_five(hand, table_key, leading, must, identical, masks, keys, n)
+        n = list_five(hand, table_key, leading, must, identical, masks, keys, n)
     return n
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _list_five(hand, table_key, leading, must, identical, masks, keys, n) -> int:
-    """The five-card plays, appended from ``n`` in the listing order."""
+def list_five(hand, table_key, leading, must, identical, masks, keys, n) -> int:
+    """The five-card plays, appended from ``n`` in the listing order; returns the new count."""
     if _kind_open(STRAIGHT, table_key, leading, identical):
         n = _list_straights(hand, table_key, leading, must, identical, masks, keys, n)
     if _kind_open(FLUSH, table_key, leading, identical):
@@ -196,7 +196,8 @@ def _list_five(hand, table_key, leading, must, identical, masks, keys, n) -> int
                         continue
                     pair_suits = suits_of_rank(hand, two)
                     for j in range(N_PAIRS[pair_suits]):
-                        mask = three_mask | (np.uint64(PAIRS_OF[pair_suits, j]) << np.uint64(4 * two))
+                        pair = np.uint64(PAIRS_OF[pair_suits, j]) << np.uint64(4 * two)
+                        mask = three_mask | pair
                         n = _emit(mask, key, must, masks, keys, n)
     if _kind_open(FOUR, table_key, leading, identical):
         for rank in range(N_BIG_RANKS):

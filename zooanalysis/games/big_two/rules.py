@@ -39,7 +39,7 @@ import numpy as np
 
 from zooanalysis.cards.deck import STANDARD_RANKS, DeckSpec
 from zooanalysis.cards.encoding import SUIT_LETTERS
-from zooanalysis.cards.orders import TWOS_HIGH, UP, STRENGTH
+from zooanalysis.cards.orders import STRENGTH, TWOS_HIGH, UP
 from zooanalysis.cards.tricks import EARLIER_WINS, LATER_WINS
 from zooanalysis.errors import SettingsError
 from zooanalysis.settings import reject_unknown_keys, whole_number
@@ -284,7 +284,8 @@ def validate(settings: BigTwoSettings) -> None:
 def identical_rule(name: str, key: str = "identical_cards") -> int:
     """``EARLIER_WINS`` or ``LATER_WINS`` from a setting name (``IDENTICAL_NAMES``)."""
     if name not in IDENTICAL_NAMES:
-        raise SettingsError(key, f"{name!r} is not allowed; allowed are {', '.join(IDENTICAL_NAMES)}")
+        allowed = ", ".join(IDENTICAL_NAMES)
+        raise SettingsError(key, f"{name!r} is not allowed; allowed are {allowed}")
     return EARLIER_WINS if name == "earlier-wins" else LATER_WINS
 
 

@@ -16,14 +16,22 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from zooanalysis.cards.bits import count_faces
+from zooanalysis.cards.bits import count_faces, nth_face
+from zooanalysis.cards.tricks import LATER_WINS
 from zooanalysis.games.big_two.plays import (
     N_BIG_RANKS,
+    N_PAIRS,
+    N_TRIPLES,
+    PAIRS_OF,
     RANK_LANE,
+    SUIT_LANE,
+    TRIPLES_OF,
     high_index,
+    list_five,
     list_plays,
     suits_of_rank,
 )
+from zooanalysis.games.big_two.rules import KIND_SHIFT, PAIR, SINGLE, TRIPLE
 from zooanalysis.rng import below
 from zooanalysis.strategy_spec import ParamSpec, PlayerSpec, StrategyInfo
 
@@ -163,6 +171,144 @@ def random_play(n, leading, masks, keys, stream):
     return masks[pick], keys[pick]
 
 
+COMB5 = np.array([0, 0, 0, 0, 0, 1, 6, 21, 56, 126, 252, 462, 792, 1287], dtype=np.int64)
+"""``COMB5[n]``: the 5-card subsets of n cards (n <= 13, one suit of one deck)."""
+_KEY_BITS = (1 << KIND_SHIFT) - 1
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def count_five(hand) -> int:
+    """How many five-card plays ``list_plays`` lists for a leader (no card it must include),
+    counted by formula instead of listed: straights (the product of the suits held at each
+    of five ranks, less the straight flushes), flushes (5-subsets of each suit, less the
+    straight flushes), full houses, four of a kind with any fifth card, straight flushes."""
+    total = 0
+    flush_free = 0
+    for suit in range(4):
+        total += COMB5[count_faces(hand & SUIT_LANE[suit])]
+    for top in range(4, N_BIG_RANKS):
+        product = 1
+        common = 15
+        for rank in range(top - 4, top + 1):
+            suits = suits_of_rank(hand, rank)
+            product *= count_faces(np.uint64(suits))
+            common &= suits
+        sf = count_faces(np.uint64(common))
+        total += product - sf  # straights; the flushes' straight flushes are counted below
+        flush_free += sf
+    total -= flush_free  # straight flushes were counted among the flushes: moved out ...
+    pairs = 0
+    for rank in range(N_BIG_RANKS):
+        pairs += N_PAIRS[suits_of_rank(hand, rank)]
+    held = count_faces(hand)
+    for rank in range(N_BIG_RANKS):
+        suits = suits_of_rank(hand, rank)
+        total += N_TRIPLES[suits] * (pairs - N_PAIRS[suits])
+        if suits == 15:
+            total += held - 4
+    return total + flush_free  # ... and counted once as straight flushes
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _pick_group(hand, table, sizes, low_rank, pick):
+    """The ``pick``-th subset (pairs or triples, ``table``/``sizes``) over ranks from
+    ``low_rank`` up, as (mask, rank, subset); used after the counts are known."""
+    for rank in range(low_rank, N_BIG_RANKS):
+        suits = suits_of_rank(hand, rank)
+        if pick < sizes[suits]:
+            subset = table[suits, pick]
+            return np.uint64(subset) << np.uint64(4 * rank), rank, subset
+        pick -= sizes[suits]
+    return _ZERO, -1, 0
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def random_fast(hand, table_key, table_size, must, identical, masks, keys, stream):
+    """Exactly ``random_play(list_plays(...))`` (same plays, same draws), without listing
+    singles, pairs and triples: they are counted and the drawn one found by rank; only the
+    five-card plays are listed, and only when the draw falls among them."""
+    if must != _ZERO:
+        n = list_plays(hand, table_key, table_size, must, identical, masks, keys)
+        return random_play(n, table_size == 0, masks, keys, stream)
+    later = identical == LATER_WINS
+    if table_size == 0:
+        n1 = count_faces(hand)
+        n2 = 0
+        n3 = 0
+        for rank in range(N_BIG_RANKS):
+            suits = suits_of_rank(hand, rank)
+            n2 += N_PAIRS[suits]
+            n3 += N_TRIPLES[suits]
+        pick = below(stream, n1 + n2 + n3 + count_five(hand))
+        if pick < n1:
+            card = nth_face(hand, pick)
+            return _ONE << np.uint64(card), (SINGLE << KIND_SHIFT) | card
+        pick -= n1
+        if pick < n2:
+            mask, rank, subset = _pick_group(hand, PAIRS_OF, N_PAIRS, 0, pick)
+            return mask, (PAIR << KIND_SHIFT) | (rank * 4 + high_index(np.uint64(subset)))
+        pick -= n2
+        if pick < n3:
+            mask, rank, subset = _pick_group(hand, TRIPLES_OF, N_TRIPLES, 0, pick)
+            return mask, (TRIPLE << KIND_SHIFT) | rank
+        list_five(hand, 0, True, _ZERO, identical, masks, keys, 0)
+        return masks[pick - n3], keys[pick - n3]
+    if table_size == 1:
+        card = table_key & _KEY_BITS
+        beaten = (_ONE << np.uint64(card)) - _ONE if later else (_ONE << np.uint64(card + 1)) - _ONE
+        legal = hand & ~beaten
+        n = count_faces(legal)
+        if n == 0:
+            return _ZERO, 0
+        pick = below(stream, n + 1)
+        if pick == n:
+            return _ZERO, 0
+        card = nth_face(legal, pick)
+        return _ONE << np.uint64(card), (SINGLE << KIND_SHIFT) | card
+    if table_size == 2:
+        top = table_key & _KEY_BITS
+        low_rank = top >> 2
+        suits = suits_of_rank(hand, low_rank)
+        same = 0  # pairs of the table's rank that beat it come first
+        for i in range(N_PAIRS[suits]):
+            strength = low_rank * 4 + high_index(np.uint64(PAIRS_OF[suits, i]))
+            if strength > top or (later and strength == top):
+                same += 1
+        n = same
+        for rank in range(low_rank + 1, N_BIG_RANKS):
+            n += N_PAIRS[suits_of_rank(hand, rank)]
+        if n == 0:
+            return _ZERO, 0
+        pick = below(stream, n + 1)
+        if pick == n:
+            return _ZERO, 0
+        if pick < same:
+            for i in range(N_PAIRS[suits]):
+                subset = PAIRS_OF[suits, i]
+                strength = low_rank * 4 + high_index(np.uint64(subset))
+                if strength > top or (later and strength == top):
+                    if pick == 0:
+                        mask = np.uint64(subset) << np.uint64(4 * low_rank)
+                        return mask, (PAIR << KIND_SHIFT) | strength
+                    pick -= 1
+        mask, rank, subset = _pick_group(hand, PAIRS_OF, N_PAIRS, low_rank + 1, pick - same)
+        return mask, (PAIR << KIND_SHIFT) | (rank * 4 + high_index(np.uint64(subset)))
+    if table_size == 3:
+        low_rank = (table_key & _KEY_BITS) + (0 if later else 1)
+        n = 0
+        for rank in range(low_rank, N_BIG_RANKS):
+            n += N_TRIPLES[suits_of_rank(hand, rank)]
+        if n == 0:
+            return _ZERO, 0
+        pick = below(stream, n + 1)
+        if pick == n:
+            return _ZERO, 0
+        mask, rank, subset = _pick_group(hand, TRIPLES_OF, N_TRIPLES, low_rank, pick)
+        return mask, (TRIPLE << KIND_SHIFT) | rank
+    n = list_five(hand, table_key, False, _ZERO, identical, masks, keys, 0)
+    return random_play(n, False, masks, keys, stream)
+
+
 @njit(cache=True, nogil=True, error_model="numpy")
 def heuristic_play(params, row, hand, n, leading, fewest_other, masks, keys):
     """The heuristics' pick (no random draw): the best-scoring listed play, or a pass."""
@@ -201,8 +347,9 @@ def choose_play(
     """The player's play: ``(id mask, key)``, or ``(0, 0)`` to pass (never when leading,
     ``table_size == 0``). ``masks``/``keys`` are scratch of ``plays.max_plays`` entries."""
     hand = np.uint64(hand)
+    if code == RANDOM:
+        return random_fast(hand, table_key, table_size, np.uint64(must), identical, masks, keys,
+                           stream)
     n = list_plays(hand, table_key, table_size, must, identical, masks, keys)
     leading = table_size == 0
-    if code == RANDOM:
-        return random_play(n, leading, masks, keys, stream)
     return heuristic_play(params, row, hand, n, leading, fewest_other, masks, keys)
