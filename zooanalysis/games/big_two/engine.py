@@ -216,6 +216,8 @@ class RoundRecord:
     """The seat that led the first trick."""
     out_order: list[int] = field(default_factory=list)
     cards_left: list[int] = field(default_factory=list)
+    left: list[list[int]] = field(default_factory=list)
+    """Each seat's cards when the round ended (faces, increasing)."""
     plays: list[list[int]] = field(default_factory=list)
     """Per seat: plays made by kind (index 0 counts passes; ``rules.KIND_NAMES``)."""
     leads: list[int] = field(default_factory=list)
@@ -303,6 +305,53 @@ def opening_lead(
     raise AssertionError("the lowest card is in no hand")
 
 
+@dataclass
+class RoundState:
+    """The full state of a round (hidden hands included); only the engine reads it."""
+
+    settings: BigTwoSettings
+    held: list[set[int]]
+    penalties: tuple[int, ...]
+    identical: int
+    must: int = -1
+    table: tuple[int, ...] = ()
+    table_key: int = 0
+    table_seat: int = -1
+    passed: list[bool] = field(default_factory=list)
+    passes_in_row: int = 0
+    out_order: list[int] = field(default_factory=list)
+    played: list[int] = field(default_factory=list)
+
+
+def observe(state: RoundState, seat: int) -> Observation:
+    """The observation of player ``seat``: its own hand and the public facts only."""
+    return Observation(
+        seat=seat,
+        players=len(state.held),
+        hand=tuple(sorted(state.held[seat])),
+        table=state.table,
+        table_seat=state.table_seat,
+        must_include=state.must,
+        passed=tuple(state.passed),
+        out_order=tuple(state.out_order),
+        hand_sizes=tuple(len(hand) for hand in state.held),
+        played=tuple(state.played),
+        penalties=state.penalties,
+        identical=state.identical,
+        settings=state.settings,
+    )
+
+
+def trick_over(state: RoundState) -> bool:
+    """Whether nobody but the last player may still play to the trick: "A new Start Player
+    is determined when all but one player passes". Hard passing: every other player holding
+    cards has passed in this trick; soft: they all passed since the last play."""
+    others = [p for p, hand in enumerate(state.held) if hand and p != state.table_seat]
+    if PASSING_NAMES.index(state.settings.passing) == HARD:
+        return all(state.passed[p] for p in others)
+    return state.passes_in_row >= len(others)
+
+
 def play_round(
     settings: BigTwoSettings,
     hands: Sequence[Sequence[int]],
@@ -320,102 +369,97 @@ def play_round(
     held = [set(hand) for hand in hands]
     if any(len(hand) != len(held[seat]) for seat, hand in enumerate(hands)):
         raise ValueError("a hand holds the same face twice")
-    penalties = tuple(penalties or [0] * players)
     hard = PASSING_NAMES.index(settings.passing) == HARD
     until_first = ROUND_END_NAMES.index(settings.round_end) == FIRST_OUT
     leader, must = opening_lead(settings, hands, start_seat)
+    state = RoundState(
+        settings, held, tuple(penalties or [0] * players), identical, must,
+        passed=[False] * players,
+    )
     record = RoundRecord(
         dealt=[sorted(hand) for hand in hands],
         opener=leader,
         plays=[[0] * 9 for _ in range(players)],
         leads=[0] * 9,
     )
-    played: list[int] = []
-    table: tuple[int, ...] = ()
-    table_key = 0
-    table_seat = -1
-    passed = [False] * players
-    passes_in_row = 0
     seat = leader
     record.tricks = 1
     while True:
-        observation = Observation(
-            seat=seat,
-            players=players,
-            hand=tuple(sorted(held[seat])),
-            table=table,
-            table_seat=table_seat,
-            must_include=must,
-            passed=tuple(passed),
-            out_order=tuple(record.out_order),
-            hand_sizes=tuple(len(hand) for hand in held),
-            played=tuple(played),
-            penalties=penalties,
-            identical=identical,
-            settings=settings,
+        chosen = tuple(
+            int(face) for face in strategies[seat].choose_play(observe(state, seat), stream)
         )
-        chosen = tuple(int(face) for face in strategies[seat].choose_play(observation, stream))
         record.turns += 1
         record.history.append((seat, chosen))
         if not chosen:
-            if not table:
+            if not state.table:
                 raise IllegalMoveError(f"seat {seat}: may not pass when leading")
             record.plays[seat][PASS_KIND] += 1
-            passed[seat] = True
-            passes_in_row += 1
+            state.passed[seat] = True
+            state.passes_in_row += 1
         else:
-            play = classify(chosen, settings)
-            if (
-                play is None
-                or not set(chosen) <= held[seat]
-                or (must >= 0 and must not in chosen)
-                or (table and not beats(play[1], len(chosen), table_key, len(table), identical))
-            ):
-                raise IllegalMoveError(
-                    f"seat {seat}: {format_play(chosen, settings)} is not a legal play on "
-                    f"{format_play(table, settings) or 'an empty table'}"
-                )
-            kind, table_key = play
-            if not table:
-                record.leads[kind] += 1
-            held[seat] -= set(chosen)
-            played.extend(sorted(chosen))
-            table, table_seat, must = chosen, seat, -1
-            passes_in_row = 0
-            record.plays[seat][kind] += 1
-            totals = [penalties[p] + len(held[p]) for p in range(players)]
-            best = min(totals)
-            leaders = [p for p in range(players) if totals[p] == best]
-            sole = leaders[0] if len(leaders) == 1 else -1
-            record.checks.append((first_move + record.moves, sole))
-            record.moves += 1
+            play_cards(state, seat, chosen, record, first_move)
             if not held[seat]:
-                record.out_order.append(seat)
+                state.out_order.append(seat)
                 active = sum(1 for hand in held if hand)
                 if until_first or active <= 1:
                     break
-        # Does the trick end? Nobody but the last player may still play.
-        others = [
-            p for p in range(players)
-            if held[p] and p != table_seat and not (hard and passed[p])
-        ]
-        active_others = sum(1 for p in range(players) if held[p] and p != table_seat)
-        over = not others if hard else passes_in_row >= active_others
-        if over:
-            seat = table_seat
+        if trick_over(state):
+            # "That remaining player will start play again by playing any valid meld"; a
+            # player who went out hands the lead to the next seat still holding cards.
+            seat = state.table_seat
             while not held[seat]:
                 seat = (seat + 1) % players
-            table, table_key, table_seat = (), 0, -1
-            passed = [False] * players
-            passes_in_row = 0
+            state.table, state.table_key, state.table_seat = (), 0, -1
+            state.passed = [False] * players
+            state.passes_in_row = 0
             record.tricks += 1
             continue
         seat = (seat + 1) % players
-        while not held[seat] or (hard and passed[seat]):
+        while not held[seat] or (hard and state.passed[seat]):
             seat = (seat + 1) % players
+    record.out_order = list(state.out_order)
     record.cards_left = [len(hand) for hand in held]
-    check_every_card_once(record, held, played)
+    record.left = [sorted(hand) for hand in held]
+    check_every_card_once(record, held, state.played)
     return record
+
+
+def play_cards(
+    state: RoundState, seat: int, chosen: tuple[int, ...], record: RoundRecord, first_move: int
+) -> None:
+    """``seat`` plays ``chosen``: check it is a play of its hand that may go on the table
+    ("play a stronger set of cards of that same meld type"), put it there, count it."""
+    settings = state.settings
+    play = classify(chosen, settings)
+    if (
+        play is None
+        or not set(chosen) <= state.held[seat]
+        or (state.must >= 0 and state.must not in chosen)
+        or (
+            state.table
+            and not beats(play[1], len(chosen), state.table_key, len(state.table),
+                          state.identical)
+        )
+    ):
+        raise IllegalMoveError(
+            f"seat {seat}: {format_play(chosen, settings)} is not a legal play on "
+            f"{format_play(state.table, settings) or 'an empty table'}"
+        )
+    kind, key = play
+    if not state.table:
+        record.leads[kind] += 1
+    state.held[seat] -= set(chosen)
+    state.played.extend(sorted(chosen))
+    state.table, state.table_key, state.table_seat, state.must = chosen, key, seat, -1
+    state.passes_in_row = 0
+    record.plays[seat][kind] += 1
+    players = len(state.held)
+    totals = [state.penalties[p] + len(state.held[p]) for p in range(players)]
+    best = min(totals)
+    leaders = [p for p in range(players) if totals[p] == best]
+    sole = leaders[0] if len(leaders) == 1 else -1
+    record.checks.append((first_move + record.moves, sole))
+    record.moves += 1
 
 
 def check_every_card_once(record: RoundRecord, held: list[set[int]], played: list[int]) -> None:
