@@ -105,6 +105,14 @@ BENCHMARKS = (
         ("1e6",),
         unit="one game = a full match of 2-3 rounds",
     ),
+    GameBenchmarks(
+        "big-two",
+        "zooanalysis.games.big_two.engine",
+        ("random,random,random,random", "control,greedy,control,greedy", "random,random,random"),
+        (1.0, 0.5, 0.5),
+        ("1e6",),
+        unit="one game = one round, won by the first player out (target = 0)",
+    ),
 )
 
 
@@ -387,7 +395,9 @@ def main() -> None:
         ">= 20,000 with heuristics (one game = a full match of rounds), (b) 1e6 games with "
         "memory as flat as the other games; "
         "Chai Tea Jazz (a) >= 50,000 games/s per core with three `random` players and >= "
-        "5,000 with heuristics (one game = all 12 rounds), (b) 1e6 games in constant memory.",
+        "5,000 with heuristics (one game = all 12 rounds), (b) 1e6 games in constant memory; "
+        "Big Two (a) >= 200,000 games/s per core with four `random` players (one game = one "
+        "round, issue 17).",
         "",
         *sections,
     ]
