@@ -138,6 +138,7 @@ JOBS = {
     "zoology-grid": ("zoology", "team*6", {"mode": "cooperative", "cooperative_grid": True}),
     "dodgeball": ("dodgeball", "dodger,coach,dodger,coach", {}),
     "short-zoot-suit": ("short-zoot-suit", "balanced,void,late,random", {}),
+    "big-two": ("big-two", "control,greedy,random", {"target": 20}),
 }
 """Every game (the cooperative grid too), each also rotated through the seats (``-rotated``)
 and as a tournament lineup (``-tournament``)."""
