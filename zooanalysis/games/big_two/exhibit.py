@@ -142,7 +142,7 @@ def exhibit_round(rules, hands, start_seat, codes, params, stream, identical, st
     lead_counts = np.zeros(N_KINDS, dtype=np.int64)
     status = play_round(
         rules, hands, start_seat, codes, params, stream, identical, masks, keys, penalties, 0,
-        traj, scores, out_order, kind_counts, lead_counts,
+        traj, scores, out_order, kind_counts, lead_counts, np.zeros(players, dtype=np.int64),
     )[4]
     if status != 0:
         raise RuntimeError("Big Two exhibit: a strategy chose an illegal play")

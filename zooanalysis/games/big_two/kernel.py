@@ -98,20 +98,21 @@ def _fewest_other(hands, seat, players) -> int:
 @njit(cache=True, nogil=True, error_model="numpy")
 def play_round(
     rules, hands, start_seat, codes, params, stream, identical, masks, keys, penalties,
-    move_base, traj, cards_left, out_order, kind_counts, lead_counts,
+    move_base, traj, cards_left, out_order, kind_counts, lead_counts, sizes,
 ):
     """One round from ``hands`` (id masks, emptied in place), as ``engine.play_round``.
 
     Writes ``cards_left`` and ``out_order`` (seats, -1 after the last out), adds decisions
     by kind into ``kind_counts[seat, kind]`` and leads into ``lead_counts[kind]``, and
     carries the score-check trajectory in ``traj`` (plays numbered from ``move_base``;
-    ``penalties``: the match's totals before this round). Returns (opener, turns, tricks,
-    moves, status)."""
+    ``penalties``: the match's totals before this round; ``sizes``: scratch for the hand
+    sizes). Returns (opener, turns, tricks, moves, status)."""
     players = hands.shape[0]
     hard = rules[R_PASSING] == HARD
     until_first = rules[R_ROUND_END] == FIRST_OUT
     for seat in range(players):
         out_order[seat] = -1
+        sizes[seat] = count_faces(hands[seat])
     # ---- the opening lead ----
     leader = start_seat
     must = _ZERO
@@ -165,6 +166,7 @@ def play_round(
             hands[seat] = hand
             table_key = key
             table_size = count_faces(mask)
+            sizes[seat] -= table_size
             table_seat = seat
             must = _ZERO
             passes_in_row = 0
@@ -173,7 +175,7 @@ def play_round(
             best = 1 << 30
             sole = -1
             for p in range(players):
-                total = penalties[p] + count_faces(hands[p])
+                total = penalties[p] + sizes[p]
                 if total < best:
                     best = total
                     sole = p
@@ -216,7 +218,7 @@ def play_round(
         while hands[seat] == _ZERO or (hard and passed >> seat & 1):
             seat = seat + 1 if seat + 1 < players else 0
     for p in range(players):
-        cards_left[p] = count_faces(hands[p])
+        cards_left[p] = sizes[p]
     return opener, turns, tricks, moves, OK
 
 
@@ -303,6 +305,7 @@ def _play_batch(
     standing = np.zeros(players, dtype=np.int64)
     points = np.zeros(players, dtype=np.int64)
     traj = np.zeros(4, dtype=np.int64)
+    sizes = np.zeros(players, dtype=np.int64)
     stream = np.empty(1, dtype=np.uint64)
     write_rows = row_rounds.shape[0] > 0
     match = rules[R_TARGET] > 0
@@ -320,7 +323,7 @@ def _play_batch(
             deal_hands(rules, template, card_ids, deck, stream, hands)
             opener, turns, tricks, moves, status = play_round(
                 rules, hands, round_index % players, codes, params, stream, 0, masks, keys,
-                penalties, game_moves, traj, cards_left, out_order, plays, leads,
+                penalties, game_moves, traj, cards_left, out_order, plays, leads, sizes,
             )
             if status != OK:
                 return status

@@ -176,37 +176,54 @@ COMB5 = np.array([0, 0, 0, 0, 0, 1, 6, 21, 56, 126, 252, 462, 792, 1287], dtype=
 _KEY_BITS = (1 << KIND_SHIFT) - 1
 
 
+POP4 = np.array([bin(n).count("1") for n in range(16)], dtype=np.int64)
+"""``POP4[nibble]``: the suits in a nibble."""
+
+
 @njit(cache=True, nogil=True, error_model="numpy")
-def count_five(hand) -> int:
-    """How many five-card plays ``list_plays`` lists for a leader (no card it must include),
-    counted by formula instead of listed: straights (the product of the suits held at each
-    of five ranks, less the straight flushes), flushes (5-subsets of each suit, less the
-    straight flushes), full houses, four of a kind with any fifth card, straight flushes."""
-    total = 0
-    flush_free = 0
-    for suit in range(4):
-        total += COMB5[count_faces(hand & SUIT_LANE[suit])]
-    for top in range(4, N_BIG_RANKS):
-        product = 1
-        common = 15
-        for rank in range(top - 4, top + 1):
-            suits = suits_of_rank(hand, rank)
-            product *= count_faces(np.uint64(suits))
-            common &= suits
-        sf = count_faces(np.uint64(common))
-        total += product - sf  # straights; the flushes' straight flushes are counted below
-        flush_free += sf
-    total -= flush_free  # straight flushes were counted among the flushes: moved out ...
+def count_leads(hand):
+    """(pairs, triples, five-card plays) that ``list_plays`` lists for a leader with no card
+    it must include, counted by formula in one pass over the ranks instead of listed:
+    straights (the product of the suits held at five ranks in a row, less the straight
+    flushes), flushes (5-subsets of each suit, less the straight flushes), full houses
+    (threes times pairs of another rank), four of a kind with any fifth card, straight
+    flushes."""
     pairs = 0
-    for rank in range(N_BIG_RANKS):
-        pairs += N_PAIRS[suits_of_rank(hand, rank)]
-    held = count_faces(hand)
+    triples = 0
+    cross = 0
+    fours = 0
+    present = 0
     for rank in range(N_BIG_RANKS):
         suits = suits_of_rank(hand, rank)
-        total += N_TRIPLES[suits] * (pairs - N_PAIRS[suits])
-        if suits == 15:
-            total += held - 4
-    return total + flush_free  # ... and counted once as straight flushes
+        if suits != 0:
+            present |= 1 << rank
+            pairs += N_PAIRS[suits]
+            triples += N_TRIPLES[suits]
+            cross += N_TRIPLES[suits] * N_PAIRS[suits]
+            if suits == 15:
+                fours += 1
+    five = triples * pairs - cross  # full houses
+    if fours > 0:
+        five += fours * (count_faces(hand) - 4)
+    for suit in range(4):
+        five += COMB5[count_faces(hand & SUIT_LANE[suit])]  # flushes, straight flushes too
+    for low in range(N_BIG_RANKS - 4):
+        if (present >> low) & 31 != 31:
+            continue
+        product = 1
+        common = 15
+        for rank in range(low, low + 5):
+            suits = suits_of_rank(hand, rank)
+            product *= POP4[suits]
+            common &= suits
+        five += product - POP4[common]  # straights (straight flushes: already a flush)
+    return pairs, triples, five
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def count_five(hand) -> int:
+    """The five-card plays a leader lists (:func:`count_leads`)."""
+    return count_leads(hand)[2]
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -233,13 +250,8 @@ def random_fast(hand, table_key, table_size, must, identical, masks, keys, strea
     later = identical == LATER_WINS
     if table_size == 0:
         n1 = count_faces(hand)
-        n2 = 0
-        n3 = 0
-        for rank in range(N_BIG_RANKS):
-            suits = suits_of_rank(hand, rank)
-            n2 += N_PAIRS[suits]
-            n3 += N_TRIPLES[suits]
-        pick = below(stream, n1 + n2 + n3 + count_five(hand))
+        n2, n3, n5 = count_leads(hand)
+        pick = below(stream, n1 + n2 + n3 + n5)
         if pick < n1:
             card = nth_face(hand, pick)
             return _ONE << np.uint64(card), (SINGLE << KIND_SHIFT) | card
