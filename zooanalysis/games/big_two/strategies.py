@@ -52,8 +52,8 @@ _SHED = ParamSpec(
 )
 _DANGER = ParamSpec(
     "danger", 2, 0, 13,
-    "an opponent holding at most this many cards is a danger: it then plays its strongest "
-    "cards freely and never passes when it can play",
+    "an opponent holding at most this many cards is a danger: it then spends control cards "
+    "freely and never passes when it can play",
     integer=True,
 )
 
