@@ -257,6 +257,46 @@ def deal_hands(rules, template, card_ids, deck, stream, hands) -> None:
                 break
 
 
+@njit(cache=True, nogil=True, error_model="numpy")
+def outcome_points(rules, penalties, cards_left, standing, points) -> None:
+    """``engine.outcome_points``: the points that decide a game, fewest win: a match's
+    penalty totals; one round: the cards left ("first-out") or the places ("last-out")."""
+    players = points.shape[0]
+    for seat in range(players):
+        if rules[R_TARGET] > 0:
+            points[seat] = penalties[seat]
+        elif rules[R_ROUND_END] == FIRST_OUT:
+            points[seat] = cards_left[seat]
+        else:
+            place = 0
+            for other in range(players):
+                if standing[other] > standing[seat]:
+                    place += 1
+            points[seat] = place
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def count_winners(points, wins, sole_wins):
+    """``engine.winners_of`` counted: every seat with the fewest points wins (ties share);
+    returns (how many won, the last winner)."""
+    players = points.shape[0]
+    best = points[0]
+    for seat in range(1, players):
+        best = min(best, points[seat])
+    n_best = 0
+    winner = -1
+    for seat in range(players):
+        if points[seat] == best:
+            n_best += 1
+            winner = seat
+    for seat in range(players):
+        if points[seat] == best:
+            wins[seat] += 1
+            if n_best == 1:
+                sole_wins[seat] += 1
+    return n_best, winner
+
+
 def play_batch(
     config: dict,
     codes: np.ndarray,
@@ -353,33 +393,11 @@ def _play_batch(
             if not match or top >= rules[R_TARGET]:
                 break
         # ---- the game's outcome: fewest points win (engine.outcome_points) ----
-        for seat in range(players):
-            if match:
-                points[seat] = penalties[seat]
-            elif rules[R_ROUND_END] == FIRST_OUT:
-                points[seat] = cards_left[seat]
-            else:
-                place = 0
-                for other in range(players):
-                    if standing[other] > standing[seat]:
-                        place += 1
-                points[seat] = place
+        outcome_points(rules, penalties, cards_left, standing, points)
         games[0] += 1
         rounds_hist[min(n_rounds, ROUND_BINS - 1)] += 1
-        best = points[0]
-        for seat in range(1, players):
-            best = min(best, points[seat])
-        n_best = 0
-        winner = -1
+        n_best, winner = count_winners(points, wins, sole_wins)
         for seat in range(players):
-            if points[seat] == best:
-                n_best += 1
-                winner = seat
-        for seat in range(players):
-            if points[seat] == best:
-                wins[seat] += 1
-                if n_best == 1:
-                    sole_wins[seat] += 1
             value = penalties[seat]
             penalty_sum[seat] += value
             penalty_squares[seat] += value * value
