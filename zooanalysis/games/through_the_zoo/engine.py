@@ -146,6 +146,28 @@ class Strategy(Protocol):
         """The hand cards (codes) to mulligan: at most ``observation.limit``."""
 
 
+def observe(
+    settings: ThroughTheZooSettings,
+    seat: int,
+    round_index: int,
+    exhibits: tuple[str, ...],
+    hands: Sequence[Sequence[int]],
+    decks: Sequence[Sequence[int]],
+    round_points: Sequence[Sequence[int]],
+    start_seat: int,
+) -> Observation:
+    """What ``seat`` may know when preparing: its own hand and its own deck's contents
+    (not the order), and the public facts."""
+    players = settings.players
+    return Observation(
+        seat=seat, round_index=round_index, zoo=settings.zoo, exhibits=tuple(exhibits),
+        hand=tuple(sorted(hands[seat])), deck=tuple(sorted(decks[seat])),
+        limit=min(settings.mulligan, len(decks[seat]), len(hands[seat])),
+        game_points=tuple(sum(p[s] for p in round_points) for s in range(players)),
+        start_seat=start_seat,
+    )
+
+
 def _mask(codes: Sequence[int]) -> np.uint64:
     mask = 0
     for code in codes:
@@ -266,13 +288,9 @@ def play_game(
             del decks[seat][-settings.hand_size:]
         mulligans = []
         for seat in range(players):
-            limit = min(settings.mulligan, len(decks[seat]), len(hands[seat]))
-            observation = Observation(
-                seat=seat, round_index=round_index, zoo=settings.zoo, exhibits=names,
-                hand=tuple(hands[seat]), deck=tuple(sorted(decks[seat])), limit=limit,
-                game_points=tuple(sum(p[s] for p in record.round_points) for s in range(players)),
-                start_seat=start,
-            )
+            observation = observe(settings, seat, round_index, names, hands, decks,
+                                  record.round_points, start)
+            limit = observation.limit
             discard = sorted(int(code) for code in strategies[seat].mulligan(observation, stream))
             if len(discard) > limit or len(set(discard)) != len(discard) or any(
                 code not in hands[seat] for code in discard
