@@ -139,6 +139,8 @@ JOBS = {
     "dodgeball": ("dodgeball", "dodger,coach,dodger,coach", {}),
     "short-zoot-suit": ("short-zoot-suit", "balanced,void,late,random", {}),
     "chai-tea-jazz": ("chai-tea-jazz", "tracker,greedy,random", {}),
+    "through-the-zoo": ("through-the-zoo", "planner,random,fit,keep-all",
+                        {"zoo": "johannesburg"}),
 }
 """Every game (the cooperative grid too), each also rotated through the seats (``-rotated``)
 and as a tournament lineup (``-tournament``)."""

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib import import_module
 
 import numpy as np
 
@@ -31,10 +30,6 @@ class ThroughTheZooBatch:
     ex_codes: tuple[np.ndarray, ...]
     ex_params: tuple[np.ndarray, ...]
     with_rows: bool
-
-    def exhibit_functions(self) -> list:
-        """Each slot's compiled ``exhibit_round``."""
-        return [import_module(name).exhibit_round for name in self.exhibit_modules]
 
     def __call__(self, batch_seed: int, n_games: int, first_game: int = 0) -> BatchResult:
         """Play games ``first_game .. first_game + n_games - 1`` of the batch seeded
