@@ -11,7 +11,8 @@ from __future__ import annotations
 from zooanalysis.games.through_the_zoo.analysis import ThroughTheZooRun
 from zooanalysis.report.model import Figure, Finding, Section, Table, mean_phrase
 from zooanalysis.report.style import PALETTE, count_axis, new_figure, rate_bars
-from zooanalysis.separation import Estimate, standout
+from zooanalysis.separation import Estimate, against_reference, standout
+from zooanalysis.stats import share_test
 
 DEFINITIONS = {
     "Exhibit": "One Exhibit card: the standard-deck game a round plays. Cards are named "
@@ -44,7 +45,9 @@ def leads_section(run: ThroughTheZooRun) -> Section:
         top = standout(estimates)
         row = usable.loc[top.top.name]
         if top.clear:
-            text = (f"Exhibit {top.top.name} decides the most: the winner gains "
+            what = "The meta scoring" if top.top.name == "meta scoring" else (
+                f"Exhibit {top.top.name}")
+            text = (f"{what} decides the most: the winner gains "
                     f"{mean_phrase(row['lead'], row['ci_low'], row['ci_high'], 'game points')} "
                     f"over the average other player there, {100 * row['share']:.0f}% of the "
                     f"whole lead (n={int(row['n']):,} games with a sole winner).")
@@ -119,21 +122,22 @@ def orders_section(run: ThroughTheZooRun) -> Section:
     balance = run.order_balance()
     findings = []
     orders = balance.index.get_level_values(0).unique()
-    unbalanced = []
-    for order in orders:
-        part = balance.loc[order]
-        off = part[(part["ci_low"] > part["fair"]) | (part["ci_high"] < part["fair"])]
-        if len(off):
-            unbalanced.append(order)
     fair = 1 / run.players
+    estimates = [Estimate(f"{order} seat {seat}", row["rate"], row["ci_low"], row["ci_high"])
+                 for (order, seat), row in balance.iterrows()]
+    p_values = [share_test(row["rate"], fair, row["n"]) for _, row in balance.iterrows()]
+    verdicts = against_reference(estimates, fair, p_values)
+    unbalanced = sorted({order for (order, _), verdict in zip(balance.index, verdicts,
+                                                              strict=True) if verdict})
     if unbalanced:
         text = (f"In {len(unbalanced)} of {len(orders)} exhibit orders some seat's win share "
-                f"lies outside its interval around the fair {100 * fair:.1f}% (for example "
-                f"{unbalanced[0]}); with strategies differing by seat this mixes seat and "
-                "skill.")
+                f"differs measurably from the fair {100 * fair:.1f}% (Holm-corrected over all "
+                f"{len(estimates)} seat-order cells; for example {unbalanced[0]}); with "
+                "strategies differing by seat this mixes seat and skill.")
     else:
         text = (f"In none of the {len(orders)} exhibit orders does a seat's win share differ "
-                f"measurably from the fair {100 * fair:.1f}%.")
+                f"measurably from the fair {100 * fair:.1f}% (Holm-corrected over all "
+                f"{len(estimates)} seat-order cells).")
     findings.append(Finding(text, len(unbalanced), n=len(orders), key="unbalanced_orders"))
     return Section(
         "Exhibit orders",
