@@ -125,6 +125,14 @@ BENCHMARKS = (
         ("1e6",),
         unit="one game = one round, won by the first player out (target = 0)",
     ),
+    GameBenchmarks(
+        "through-the-zoo",
+        "zooanalysis.games.through_the_zoo.engine",
+        ("random,random,random,random", "planner,fit,keep-all,random"),
+        (0.05, 0.05),
+        ("1e6",),
+        unit="one game = 4 exhibit rounds, the default exhibits, random card play",
+    ),
 )
 
 

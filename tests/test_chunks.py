@@ -140,6 +140,8 @@ JOBS = {
     "short-zoot-suit": ("short-zoot-suit", "balanced,void,late,random", {}),
     "chai-tea-jazz": ("chai-tea-jazz", "tracker,greedy,random", {}),
     "big-two": ("big-two", "control,greedy,random", {"target": 20}),
+    "through-the-zoo": ("through-the-zoo", "planner,random,fit,keep-all",
+                        {"zoo": "johannesburg"}),
 }
 """Every game (the cooperative grid too), each also rotated through the seats (``-rotated``)
 and as a tournament lineup (``-tournament``)."""

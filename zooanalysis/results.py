@@ -353,12 +353,17 @@ class Run(ResultFolder):
                 "percentage points):",
             ]
             for row in pairs.itertuples():
-                ratio = (row.unrotated_ci_half_width / row.paired_ci_half_width) ** 2
+                # a pair whose difference never varies (e.g. partners who always share a
+                # team's result) has a zero paired interval: no ratio to print
+                reduction = (
+                    f"x{(row.unrotated_ci_half_width / row.paired_ci_half_width) ** 2:.1f}"
+                    if row.paired_ci_half_width > 0 else "not defined: no paired variance"
+                )
                 lines.append(
                     f"  {row.strategy} - {row.versus}: {100 * row.difference:+.2f} "
                     f"[{100 * row.ci_low:+.2f}, {100 * row.ci_high:+.2f}], p={row.p_value:.2g}; "
                     f"unrotated play of as many games: +-{100 * row.unrotated_ci_half_width:.2f} "
-                    f"(variance reduction x{ratio:.1f})"
+                    f"(variance reduction {reduction})"
                 )
         return lines
 

@@ -15,6 +15,7 @@ _BUILT_IN = {
     "hearts": "zooanalysis.games.hearts.game:GAME",
     "lucky-lions": "zooanalysis.games.lucky_lions.game:GAME",
     "short-zoot-suit": "zooanalysis.games.short_zoot_suit.game:GAME",
+    "through-the-zoo": "zooanalysis.games.through_the_zoo.game:GAME",
     "zoology": "zooanalysis.games.zoology.game:GAME",
 }
 """Game name -> ``module:attribute`` of its :class:`Game`; imported on first use."""
