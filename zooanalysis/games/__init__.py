@@ -9,6 +9,7 @@ from zooanalysis.games.base import Game
 
 _BUILT_IN = {
     "bluff": "zooanalysis.games.bluff.game:GAME",
+    "bug-house": "zooanalysis.games.bug_house.game:GAME",
     "chai-tea-jazz": "zooanalysis.games.chai_tea_jazz.game:GAME",
     "dodgeball": "zooanalysis.games.dodgeball.game:GAME",
     "lucky-lions": "zooanalysis.games.lucky_lions.game:GAME",

@@ -59,7 +59,7 @@ from zooanalysis import rng as rng_module
 from zooanalysis.cards.bits import faces_in, mask_of
 from zooanalysis.cards.deck import deal
 from zooanalysis.cards.notation import format_cards
-from zooanalysis.games.bug_house.melds import NONE, RUN, SINGLE, Meld, legal_melds, meld_of
+from zooanalysis.games.bug_house.melds import NONE, SINGLE, Meld, legal_melds, meld_of
 from zooanalysis.games.bug_house.rules import (
     DUELS,
     SEATS,
@@ -550,8 +550,3 @@ def check_every_card_once(state: GameState) -> None:
     if min(state.clocks) < 0:
         raise AssertionError(f"a clock went below zero: {state.clocks}")
 
-
-__all__ = [
-    "CLOCK", "END_REASONS", "FOLLOW", "GIVE", "LEAD", "RUN", "SHED", "STUCK", "GameRecord",
-    "GameState", "Observation", "Strategy", "lineup", "play_game",
-]

@@ -76,6 +76,11 @@ def partner_of(seat: int) -> int:
     return seat ^ 2
 
 
+def team_names() -> list[str]:
+    """The teams as a person reads them: team 1 = seats 1 & 3, team 2 = seats 2 & 4."""
+    return ["team 1 (seats 1 & 3)", "team 2 (seats 2 & 4)"]
+
+
 @dataclass(frozen=True)
 class BugHouseSettings:
     """Every rule number of Bug House Millionaire. Defaults are the rulebook's base game."""
