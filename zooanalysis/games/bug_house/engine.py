@@ -198,7 +198,7 @@ class BuiltinStrategy:
             self.code, self.params, 0, mask_of(observation.hand),
             NONE if top is None else top.kind, 0 if top is None else top.length,
             -1 if top is None else top.high, rules.min_run, rules.longer_runs_beat,
-            observation.may_lead_singles, opponent, rng,
+            observation.may_lead_singles, opponent, -1, rng,
         )[0]
         return meld_of(faces_in(meld)) if int(meld) else None
 

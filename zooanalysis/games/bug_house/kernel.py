@@ -93,9 +93,11 @@ def _singles_ok(seat, delayed, holders) -> bool:
 def _start_turn(
     d, seat, phase, now, hands, clocks, mover, phases, starts, due, flag, top_kind, top_len,
     top_high, holders, params, min_run, longer_ok, delayed, distribution, stream, seat_counts,
+    cache,
 ):
     """``engine.start_turn``: the clock of ``seat`` runs from ``now`` for a ``phase``
-    decision; draw its time, or make it stuck (no legal lead)."""
+    decision; draw its time, or make it stuck (no legal lead). ``cache[d]`` keeps (hand,
+    singles allowed, legal melds) for the decision."""
     mover[d] = seat
     phases[d] = phase
     starts[d] = now
@@ -107,6 +109,9 @@ def _start_turn(
         n = meld_count(
             hands[seat], top_kind[d], top_len[d], top_high[d], min_run, longer_ok, singles_ok
         )
+        cache[d, 0] = np.int64(hands[seat])
+        cache[d, 1] = 1 if singles_ok else 0
+        cache[d, 2] = n
         if phase == LEAD and n == 0:
             phases[d] = STUCK
             due[d] = now + clock
@@ -155,6 +160,7 @@ def _play_batch(
     holders = np.zeros(TEAMS, dtype=np.int64)
     last_not = np.zeros(TEAMS, dtype=np.int64)
     taken = np.zeros(TEAMS, dtype=np.int64)
+    cache = np.zeros((2, 3), dtype=np.int64)
     per_player = template.shape[0] // SEATS
     for g in range(n_games):
         seed_game(stream, batch_seed, first_game + g)
@@ -181,7 +187,7 @@ def _play_batch(
             _start_turn(
                 d, START_SEATS[d], LEAD, now, hands, clocks, mover, phases, starts, due, flag,
                 top_kind, top_len, top_high, holders, params, min_run, longer_ok, delayed,
-                distribution, stream, seat_counts,
+                distribution, stream, seat_counts, cache,
             )
         reason = CLOCK
         ender = 0
@@ -229,18 +235,21 @@ def _play_batch(
                         _start_turn(
                             other, partner, LEAD, now, hands, clocks, mover, phases, starts,
                             due, flag, top_kind, top_len, top_high, holders, params, min_run,
-                            longer_ok, delayed, distribution, stream, seat_counts,
+                            longer_ok, delayed, distribution, stream, seat_counts, cache,
                         )
                 _start_turn(
                     d, seat, LEAD, now, hands, clocks, mover, phases, starts, due, flag,
                     top_kind, top_len, top_high, holders, params, min_run, longer_ok, delayed,
-                    distribution, stream, seat_counts,
+                    distribution, stream, seat_counts, cache,
                 )
                 continue
             singles_ok = _singles_ok(seat, delayed, holders)
+            known = -1
+            if cache[d, 0] == np.int64(hands[seat]) and cache[d, 1] == (1 if singles_ok else 0):
+                known = cache[d, 2]  # nothing changed since the turn began
             meld, kind, length, high = choose_meld(
                 codes[seat], params, seat, hands[seat], top_kind[d], top_len[d], top_high[d],
-                min_run, longer_ok, singles_ok, count_faces(hands[opponent]), stream,
+                min_run, longer_ok, singles_ok, count_faces(hands[opponent]), known, stream,
             )
             if meld == _ZERO:
                 if phases[d] != FOLLOW:
@@ -265,7 +274,7 @@ def _play_batch(
                 _start_turn(
                     d, opponent, GIVE if passing else LEAD, now, hands, clocks, mover, phases,
                     starts, due, flag, top_kind, top_len, top_high, holders, params, min_run,
-                    longer_ok, delayed, distribution, stream, seat_counts,
+                    longer_ok, delayed, distribution, stream, seat_counts, cache,
                 )
                 continue
             if meld & ~hands[seat] != _ZERO:
@@ -288,7 +297,7 @@ def _play_batch(
             _start_turn(
                 d, opponent, FOLLOW, now, hands, clocks, mover, phases, starts, due, flag,
                 top_kind, top_len, top_high, holders, params, min_run, longer_ok, delayed,
-                distribution, stream, seat_counts,
+                distribution, stream, seat_counts, cache,
             )
         # engine.finish
         for d in range(2):

@@ -86,6 +86,20 @@ def rank_suits(hand, rank) -> int:
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
+def pair_total(hand, first_rank) -> int:
+    """The number of pairs in ``hand`` of rank ``first_rank`` or higher: for each of the six
+    pairs of suits, the ranks both suits hold (one AND and one population count each)."""
+    h = np.uint64(hand) & ABOVE[first_rank]
+    lanes = (h & np.uint64(_LANE), (h >> np.uint64(16)) & np.uint64(_LANE),
+             (h >> np.uint64(32)) & np.uint64(_LANE), h >> np.uint64(48))
+    return (
+        count_faces(lanes[0] & lanes[1]) + count_faces(lanes[0] & lanes[2])
+        + count_faces(lanes[0] & lanes[3]) + count_faces(lanes[1] & lanes[2])
+        + count_faces(lanes[1] & lanes[3]) + count_faces(lanes[2] & lanes[3])
+    )
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
 def run_starts(lane, length) -> int:
     """Bit ``i`` set iff ranks ``i .. i + length - 1`` are all in the 16-bit ``lane``."""
     starts = lane
@@ -155,6 +169,10 @@ def walk_melds(hand, top_kind, top_len, top_high, min_run, longer_ok, singles_ok
     # pairs
     if top_kind == NONE or top_kind == PAIR:
         first = 0 if top_kind == NONE else top_high + 1
+        total = pair_total(h, first)
+        if not 0 <= k < seen + total:
+            seen += total
+            first = RANKS  # the k-th meld is not a pair: skip the walk over ranks
         for rank in range(first, RANKS):
             suits = rank_suits(h, rank)
             n = PAIR_COUNT[suits]

@@ -80,7 +80,7 @@ def _time_params(base: float, per_option: float, jitter: float, pass_time: float
 
 
 _KEEP_HIGH = ParamSpec(
-    "keep_high", 13, 0, 16,
+    "keep_high", 15, 0, 16,
     "cards of this rank or higher are kept to regain the lead: it plays over the top meld "
     "with them only in the endgame (16: never keeps any)",
     integer=True,
@@ -200,35 +200,32 @@ def give_ms(params, row, distribution, stream) -> int:
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
+def _lane(hand, suit) -> int:
+    """The 16-bit rank mask of ``suit`` in the face mask ``hand``."""
+    return np.int64((np.uint64(hand) >> np.uint64(16 * suit)) & _LANE)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
 def stated_need(hand, min_run) -> np.uint64:
     """The cards a player says it needs: every card it does not hold that would make a new
-    pair with a rank it holds once, or complete a suited run of at least ``min_run`` cards
-    with cards of its hand."""
+    pair with a rank it holds in exactly one suit, or complete a suited run of at least
+    ``min_run`` cards with cards of its hand (some window of ``min_run`` ranks holding the
+    card in which the hand holds every other rank of that suit)."""
     h = np.uint64(hand)
+    a, b, c, d = _lane(h, 0), _lane(h, 1), _lane(h, 2), _lane(h, 3)
+    two_or_more = (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)
+    once = (a | b | c | d) & ~two_or_more
     need = _ZERO
-    for rank in range(RANKS):
-        suits = rank_suits(h, rank)
-        if suits != 0 and suits & (suits - 1) == 0:  # held in exactly one suit
-            for suit in range(N_SUITS):
-                if not suits >> suit & 1:
-                    need |= face_bit(suit * 16 + rank)
     for suit in range(N_SUITS):
-        lane = np.int64((h >> np.uint64(16 * suit)) & _LANE)
-        for rank in range(RANKS):
-            if lane >> rank & 1:
-                continue
-            below_run = 0
-            r = rank - 1
-            while r >= 0 and lane >> r & 1:
-                below_run += 1
-                r -= 1
-            above_run = 0
-            r = rank + 1
-            while r < RANKS and lane >> r & 1:
-                above_run += 1
-                r += 1
-            if below_run + above_run + 1 >= min_run and below_run + above_run > 0:
-                need |= face_bit(suit * 16 + rank)
+        lane = _lane(h, suit)
+        wanted = once
+        for j in range(min_run):  # the card's place in the window
+            window = 0xFFFF
+            for i in range(min_run):
+                if i != j:
+                    window &= lane >> i
+            wanted |= window << j
+        need |= np.uint64(wanted & ~lane & 0xFFFF) << np.uint64(16 * suit)
     return need
 
 
@@ -323,9 +320,14 @@ def longest_run(hand, min_run):
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def random_meld(hand, top_kind, top_len, top_high, min_run, longer_ok, singles_ok, stream):
-    """The ``random`` policy's meld: (meld, kind, length, high); meld 0 is a pass."""
-    n = meld_count(hand, top_kind, top_len, top_high, min_run, longer_ok, singles_ok)
+def random_meld(
+    hand, top_kind, top_len, top_high, min_run, longer_ok, singles_ok, known_count, stream
+):
+    """The ``random`` policy's meld: (meld, kind, length, high); meld 0 is a pass.
+    ``known_count``: the number of legal melds if the caller knows it, else -1."""
+    n = known_count
+    if n < 0:
+        n = meld_count(hand, top_kind, top_len, top_high, min_run, longer_ok, singles_ok)
     following = top_kind != NONE
     k = below(stream, n + (1 if following else 0))
     if k == n:
@@ -386,15 +388,17 @@ def follow_meld(params, row, hand, top_kind, top_len, top_high, min_run, opponen
 @njit(cache=True, nogil=True, error_model="numpy")
 def choose_meld(
     code, params, row, hand, top_kind, top_len, top_high, min_run, longer_ok, singles_ok,
-    opponent_cards, stream,
+    opponent_cards, known_count, stream,
 ):
     """The meld the player plays: (meld, kind, length, high), meld 0 for a pass (only when
     following). ``top_kind == NONE``: it leads (it has a legal lead; ``singles_ok``: it may
-    lead a single). ``opponent_cards``: its opponent's hand size."""
+    lead a single). ``opponent_cards``: its opponent's hand size. ``known_count``: the
+    number of legal melds now if known (the kernel's cache), else -1."""
     hand = np.uint64(hand)
     if code == RANDOM:
         return random_meld(
-            hand, top_kind, top_len, top_high, min_run, longer_ok, singles_ok, stream
+            hand, top_kind, top_len, top_high, min_run, longer_ok, singles_ok, known_count,
+            stream,
         )
     if top_kind == NONE:
         return lead_meld(code, hand, min_run, singles_ok)
