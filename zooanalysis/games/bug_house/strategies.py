@@ -86,7 +86,7 @@ _KEEP_HIGH = ParamSpec(
     integer=True,
 )
 _ENDGAME = ParamSpec(
-    "endgame", 4, 0, 64,
+    "endgame", 10, 0, 64,
     "the endgame: its hand or its opponent's holds at most this many cards; then it plays "
     "over whenever it can",
     integer=True,
