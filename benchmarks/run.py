@@ -105,6 +105,14 @@ BENCHMARKS = (
         ("1e6",),
         unit="one game = a full match of 2-3 rounds",
     ),
+    GameBenchmarks(
+        "bug-house",
+        "zooanalysis.games.bug_house.engine",
+        ("random,random,random,random", "climber,fast,climber,fast"),
+        (0.25, 0.25),
+        ("1e6",),
+        unit="one game = one deal played in time until a shed out or a clock runs out",
+    ),
 )
 
 
@@ -387,7 +395,9 @@ def main() -> None:
         ">= 20,000 with heuristics (one game = a full match of rounds), (b) 1e6 games with "
         "memory as flat as the other games; "
         "Chai Tea Jazz (a) >= 50,000 games/s per core with three `random` players and >= "
-        "5,000 with heuristics (one game = all 12 rounds), (b) 1e6 games in constant memory.",
+        "5,000 with heuristics (one game = all 12 rounds), (b) 1e6 games in constant memory; "
+        "Bug House Millionaire (a) >= 50,000 games/s per core with four `random` players, "
+        "(b) 1e6 games in constant memory.",
         "",
         *sections,
     ]

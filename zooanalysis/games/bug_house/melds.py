@@ -290,10 +290,14 @@ def legal_melds(
                     melds.append(Meld(PAIR, (a * 16 + rank, b * 16 + rank), rank))
     if top is None or top.kind == RUN:
         for suit in range(N_SUITS):
-            for length in range(min_run if top is None else top.length, RANKS + 1):
+            # the longest run of this suit starting at each rank
+            longest = [0] * (RANKS + 1)
+            for rank in range(RANKS - 1, -1, -1):
+                longest[rank] = longest[rank + 1] + 1 if suit * 16 + rank in held else 0
+            for length in range(min_run if top is None else top.length, max(longest) + 1):
                 for start in range(RANKS - length + 1):
-                    cards = tuple(suit * 16 + rank for rank in range(start, start + length))
-                    if all(card in held for card in cards):
+                    if longest[start] >= length:
+                        cards = tuple(suit * 16 + rank for rank in range(start, start + length))
                         melds.append(Meld(RUN, cards, start + length - 1))
     if top is None:
         return melds
