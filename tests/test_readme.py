@@ -142,6 +142,9 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
     zooanalysis.simulate(
         "dodgeball", games=300, seed=1, jobs=1, out=folder / "runs" / "NAME-dodgeball"
     )
+    zooanalysis.simulate(
+        "bug-house", games=300, seed=1, jobs=1, out=folder / "runs" / "NAME-bug-house"
+    )
     return folder
 
 
@@ -234,6 +237,7 @@ def test_no_readme_command_installs_an_unpublished_package() -> None:
 def test_every_python_block_runs(block: str, workspace: Path) -> None:
     game = "NAME-lucky-lions" if "lucky_lions" in block or "cycle_dominance" in block else "NAME"
     game = "NAME-dodgeball" if "dodgeball" in block else game
+    game = "NAME-bug-house" if "bug-house" in block else game
     path = str(workspace / "runs" / game)
     lines = block.splitlines()
     if lines[0].startswith(">>> "):  # an interactive session: only its input lines
