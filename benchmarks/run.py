@@ -133,6 +133,14 @@ BENCHMARKS = (
         ("1e6",),
         unit="one game = 4 exhibit rounds, the default exhibits, random card play",
     ),
+    GameBenchmarks(
+        "bug-house",
+        "zooanalysis.games.bug_house.engine",
+        ("random,random,random,random", "climber,fast,climber,fast"),
+        (0.25, 0.25),
+        ("1e6",),
+        unit="one game = one deal played in time until a shed out or a clock runs out",
+    ),
 )
 
 
@@ -424,7 +432,9 @@ def main() -> None:
         "5,000 with heuristics (one game = all 12 rounds), (b) 1e6 games in constant memory; "
         "Hearts (a) >= 200,000 hands/s per core with four `random` players (issue 17); "
         "Big Two (a) >= 200,000 games/s per core with four `random` players (one game = one "
-        "round, issue 17).",
+        "round, issue 17); "
+        "Bug House Millionaire (a) >= 50,000 games/s per core with four `random` players, "
+        "(b) 1e6 games in constant memory.",
         "",
         *sections,
     ]

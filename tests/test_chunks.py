@@ -142,6 +142,7 @@ JOBS = {
     "big-two": ("big-two", "control,greedy,random", {"target": 20}),
     "through-the-zoo": ("through-the-zoo", "planner,random,fit,keep-all",
                         {"zoo": "johannesburg"}),
+    "bug-house": ("bug-house", "climber,fast,random,climber", {"delayed_singles": True}),
 }
 """Every game (the cooperative grid too), each also rotated through the seats (``-rotated``)
 and as a tournament lineup (``-tournament``)."""

@@ -10,6 +10,7 @@ from zooanalysis.games.base import Game
 _BUILT_IN = {
     "big-two": "zooanalysis.games.big_two.game:GAME",
     "bluff": "zooanalysis.games.bluff.game:GAME",
+    "bug-house": "zooanalysis.games.bug_house.game:GAME",
     "chai-tea-jazz": "zooanalysis.games.chai_tea_jazz.game:GAME",
     "dodgeball": "zooanalysis.games.dodgeball.game:GAME",
     "hearts": "zooanalysis.games.hearts.game:GAME",
