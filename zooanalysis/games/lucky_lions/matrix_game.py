@@ -64,7 +64,8 @@ class Workspace(NamedTuple):
     basis: np.ndarray
     """(options,) int64: the basic variable of each row."""
     mix: np.ndarray
-    """(options,) float64: the row player's optimal mix."""
+    """(options + N_TYPES,) float64: the row player's optimal mix (the last ``N_TYPES``:
+    scratch for filling the game)."""
     small: np.ndarray
     """(4 * N_TYPES,) int64: scratch (capacities, the current selection)."""
     payoff: np.ndarray
@@ -95,7 +96,7 @@ def _workspace_arrays(options: np.int64):
         np.zeros((options, options)),
         np.zeros((options + 1, 2 * options + 1)),
         np.zeros(options, dtype=np.int64),
-        np.zeros(options),
+        np.zeros(options + N_TYPES),
         np.zeros(4 * N_TYPES, dtype=np.int64),
     )
 
@@ -170,19 +171,22 @@ def fill_game(
     theirs: np.ndarray,
     n_theirs: np.int64,
     matrix: np.ndarray,
+    row: np.ndarray,
 ) -> None:
-    """``matrix[i, j] = mine[i] @ payoff @ theirs[j]`` (integers when ``payoff`` is)."""
+    """``matrix[i, j] = mine[i] @ payoff @ theirs[j]`` (integers when ``payoff`` is, so exact
+    in any order); ``row``: ``N_TYPES`` floats of scratch."""
     for i in range(n_mine):
-        for j in range(n_theirs):
+        for b in range(N_TYPES):
             total = 0.0
             for a in range(N_TYPES):
-                if mine[i, a] == 0:
-                    continue
-                row = 0.0
-                for b in range(N_TYPES):
-                    if theirs[j, b] != 0:
-                        row += payoff[a, b] * theirs[j, b]
-                total += mine[i, a] * row
+                if mine[i, a] != 0:
+                    total += mine[i, a] * payoff[a, b]
+            row[b] = total
+        for j in range(n_theirs):
+            total = 0.0
+            for b in range(N_TYPES):
+                if theirs[j, b] != 0:
+                    total += row[b] * theirs[j, b]
             matrix[i, j] = total
 
 
@@ -298,7 +302,7 @@ def equilibrium_selection(
     need = max(n_mine, n_theirs)
     if need > mine.shape[0] or need > basis.shape[0]:
         return need
-    fill_game(payoff, mine, n_mine, theirs, n_theirs, matrix)
+    fill_game(payoff, mine, n_mine, theirs, n_theirs, matrix, mix[mix.shape[0] - N_TYPES :])
     solve_game(matrix, n_mine, n_theirs, tableau, basis, mix)
     pick = draw_option(mix, n_mine, draw)
     for t in range(N_TYPES):
@@ -325,7 +329,8 @@ def selection_game(
     list_selections(np.asarray(my_die, dtype=np.int64), np.int64(k), mine, small)
     list_selections(np.asarray(their_die, dtype=np.int64), np.int64(their_k), theirs, small)
     matrix = np.zeros((max(n_mine, 1), max(n_theirs, 1)))
-    fill_game(np.asarray(payoff, dtype=np.float64), mine, n_mine, theirs, n_theirs, matrix)
+    row = np.zeros(N_TYPES)
+    fill_game(np.asarray(payoff, dtype=np.float64), mine, n_mine, theirs, n_theirs, matrix, row)
     return mine, matrix[:n_mine, :n_theirs] / (k * their_k), theirs
 
 
