@@ -26,7 +26,10 @@ the caller), and both engines run this same compiled function, so they resolve t
 identically. Where the optimal mix is unique it equals the mix of scipy's ``linprog``
 (HiGHS) that the strategy used before to numerical tolerance (``tests/test_lucky_lions_
 matrix_game.py`` checks both on random, degenerate and real games); where it is not unique
-the two may pick different optimal mixes.
+the two may pick different optimal mixes. In play that is common: in the everything scenario
+about one selection game in six has several optimal mixes (often because two selections have
+identical payoff rows), and there the draw picks differently from before in most cases
+(``benchmarks/equilibrium_ties.py`` counts them); every mix played is optimal.
 
 Drawing. The selection is the first one whose cumulative mix exceeds the uniform ``draw``
 (the last one if rounding leaves the total at or below it), as ``numpy.searchsorted(...,
