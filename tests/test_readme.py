@@ -42,7 +42,8 @@ PARSE_ONLY = {
     "tune": "a whole search (tests/test_tuning.py plays one)",
     "tournament": "every lineup (tests/test_tournament.py plays tournaments)",
     "compare": "needs two runs of one game (tests/test_compare.py)",
-    "lucky-lions-everything": "the equilibrium strategy plays some 30-60 games/s",
+    "lucky-lions-everything": "2e5 games with both expansions (tests/test_lucky_lions_engines_"
+    "agree.py plays these settings)",
 }
 """Why a command is parsed rather than run (a word of the command -> the reason)."""
 
