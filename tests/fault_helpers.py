@@ -35,9 +35,10 @@ def one_error_line(err: str, *fragments: str) -> str:
     return lines[0]
 
 
-def interrupt_after(batches: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Make runs raise KeyboardInterrupt (as Ctrl-C does) after ``batches`` batches, with a
-    checkpoint after every batch."""
+def interrupt_after(batches: int, monkeypatch: pytest.MonkeyPatch, batch_size: int = 1000) -> None:
+    """Make runs raise KeyboardInterrupt (as Ctrl-C does) once ``batches`` whole batches of
+    ``batch_size`` games are played (progress comes per chunk, and chunks never cross a
+    batch's end), with a checkpoint after every chunk."""
     monkeypatch.setattr(simulation, "CHECKPOINT_SECONDS", 0.0)
     original = simulation.run_simulation
 
@@ -46,7 +47,7 @@ def interrupt_after(batches: int, monkeypatch: pytest.MonkeyPatch) -> None:
 
         def progress(games: int) -> None:
             finished.append(games)
-            if len(finished) == batches:
+            if sum(finished) == batches * batch_size:
                 raise KeyboardInterrupt
 
         return original(request, on_progress=progress, resume=resume, **options)

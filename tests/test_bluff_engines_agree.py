@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from batch_helpers import assert_chunks_make_the_batch, split_rows
+from batch_helpers import assert_chunks_make_the_batch, assert_outcome_counts_agree, split_rows
 
 from zooanalysis.games.bluff import counts, engine, kernel
 from zooanalysis.games.bluff.batch import make_batch, play_batch_reference
@@ -125,6 +125,21 @@ def test_kernel_equals_reference(game_settings, lineup, seed, n_games):
     # settled bin (the arrays themselves are compared above)
     assert kernel_totals["lead_changes_hist"].sum() == n_games
     assert kernel_totals["settled_hist"].sum() == kernel_totals["sole_wins"].sum()
+    assert_outcome_counts_agree(kernel_totals, game_settings.players)
+
+
+def test_outcome_counts_reach_ties_and_margins():
+    """Shared wins and several margins occur, so the outcome counts' agreement means
+    something; the margin is the best non-winner's points minus the winner's."""
+    totals, rows = run_kernel(BluffSettings(players=4), "bayes,random,cautious,aggressive", 11, 400)
+    assert totals["win_ties"][:, 2:].sum() > 0
+    assert np.count_nonzero(totals["margins"]) >= 5
+    expected = np.zeros_like(totals["margins"])
+    for scores in rows["row_scores"]:
+        others = scores[scores > scores.min()]
+        if len(others):
+            expected[min(others.min() - scores.min(), len(expected) - 1)] += 1
+    np.testing.assert_array_equal(expected, totals["margins"])
 
 
 def test_trajectory_counts_are_not_trivial():

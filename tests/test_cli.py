@@ -86,8 +86,8 @@ def test_run_exits_zero_and_prints_the_summary(cli_run: tuple[Path, str]) -> Non
     assert text.startswith("Bluff in Zoo: 3,000 games, 4 players (bayes, bayes, cautious, random)")
     assert "seed 5" in text.splitlines()[0]
     for heading in (
-        "Win rate by seat",
-        "Win rate by strategy:",
+        "Win share by seat",
+        "Win share by strategy (per seat played), and games won or shared:",
         "Mean penalty points (95% CI):",
         "Game length:",
         "How games ended:",
@@ -95,10 +95,10 @@ def test_run_exits_zero_and_prints_the_summary(cli_run: tuple[Path, str]) -> Non
         "Bluff rate (claims false when made), by claimant:",
     ):
         assert heading in text
-    # Win rate per seat and per strategy, each with its CI and n.
+    # Win share per seat and per strategy, each with its CI and n.
     for seat, strategy in enumerate(["bayes", "bayes", "cautious", "random"], start=1):
         assert re.search(rf"seat {seat} {strategy}\s+{RATE_RE}", text), (seat, strategy)
-    by_strategy = text.split("Win rate by strategy:")[1].split("\n\n")[0]
+    by_strategy = text.split("Win share by strategy (per seat played)")[1].split("\n\n")[0]
     assert re.search(rf"\n  bayes\s+{RATE_RE}", by_strategy)
     assert "(n=6,000)" in by_strategy.split("\n  bayes")[1].splitlines()[0]
     assert "(n=3,000)" in by_strategy.split("\n  cautious")[1].splitlines()[0]

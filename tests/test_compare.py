@@ -45,11 +45,13 @@ def test_differences_tests_and_intervals(two_runs) -> None:
     assert moves.difference < 0 and moves.difference_ci_high < 0 and moves.significant
     # a rate's p-value is the two-proportion test on the runs' own counts
     a, b = (zooanalysis.load_run(path) for path in two_runs)
-    wins_a, wins_b = a.win_rates("seat").loc[0], b.win_rates("seat").loc[0]
+    wins_a, wins_b = a.win_rates("seat").loc[1], b.win_rates("seat").loc[1]
+    # a seat's win (ties split) is compared on its summed shares
     assert table.loc["seat1_win", "p_value"] == pytest.approx(
-        two_proportion_test(wins_a.wins, wins_a.n, wins_b.wins, wins_b.n)
+        two_proportion_test(wins_a.share_sum, wins_a.n, wins_b.share_sum, wins_b.n)
     )
-    assert table.loc["seat1_win", "a"] == pytest.approx(wins_a.rate)
+    assert table.loc["seat1_win", "a"] == pytest.approx(wins_a.share)
+    assert table.loc["seat1_won_or_shared", "a"] == pytest.approx(wins_a.won_or_shared)
     for metric in (
         "seat_balance",
         "first_player_advantage",

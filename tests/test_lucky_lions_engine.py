@@ -272,8 +272,8 @@ def test_no_shuffle_reshuffles_once_at_five_points() -> None:
 def test_draw_instead_refuses_the_card_and_draws_its_points() -> None:
     """Rulebook (variant): "Whenever you win a Zoo card, you can decide to draw Animal cards
     instead ... You draw as many as the score number on that Zoo card you refused."
-    (decision #10)"""
-    rules = LuckySettings(players=2, draw_instead=True)
+    (decision #10; where the refused card goes: tests/test_lucky_lions_readings.py)"""
+    rules = LuckySettings(players=2, draw_instead=True, refused_zoo_card="out_of_game")
     state = table(rules, [[FOX] * 6, [LION] * 6], [card(*CYCLE, points=3)], pile=[PANDA] * 2)
     play_turn(state, [Scripted(draw=True), Scripted()], active=0)
     assert state.scores == [0, 0] and len(state.out_of_game) == 1

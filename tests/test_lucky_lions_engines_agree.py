@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from batch_helpers import assert_chunks_make_the_batch
+from batch_helpers import assert_chunks_make_the_batch, assert_outcome_counts_agree
 
 from zooanalysis.games.lucky_lions import counts, engine
 from zooanalysis.games.lucky_lions.batch import LuckyBatch, make_batch, play_batch_reference
@@ -105,6 +105,26 @@ CASES = [
         S(deck=EXAMPLE_DECK, busy_zoo=True, wild_animals=True, no_shuffle=True, players=5),
         "random,greedy,random,greedy,random", 125, 200, id="deck-file-wild-5p",
     ),
+    pytest.param(
+        S(draw_instead=True, refused_zoo_card="market", wild_animals=True),
+        "random,greedy:draw_below=8,random,random", 129, 200, id="refused-to-market",
+    ),
+    pytest.param(
+        S(players=3, draw_instead=True, refused_zoo_card="out_of_game", market_size=1),
+        "random*3", 130, 200, id="refused-out-of-game",
+    ),
+    pytest.param(
+        S(players=3, draw_instead=True, no_shuffle=True, market_size=1, busy_zoo=True),
+        "random,greedy:draw_below=9,random", 131, 200, id="refused-to-deck-bottom-market-1",
+    ),
+    pytest.param(
+        S(players=3, wild_animals=True, no_shuffle=True, panda_switch="reroll"),
+        "random*3", 132, 200, id="panda-reroll",
+    ),
+    pytest.param(
+        S(players=4, panda_switch="reroll", refused_zoo_card="out_of_game", **EVERYTHING),
+        "random,greedy,random,equilibrium", 133, 150, id="everything-old-readings",
+    ),
     pytest.param(S(die_size=1, players=3), "random,greedy,random", 126, 200, id="die-1"),
     pytest.param(
         S(die_size=1, players=5, busy_zoo=True, wild_animals=True),
@@ -129,6 +149,7 @@ def test_kernel_equals_reference(settings, lineup, seed, n_games):
     assert kernel_totals["games"][0] == n_games
     assert kernel_rows["row_turns"].min() > 0
     assert kernel_totals["battles"].sum() == kernel_rows["row_turns"].sum()
+    assert_outcome_counts_agree(kernel_totals, settings.players)
 
 
 def test_the_variants_are_exercised():
@@ -144,6 +165,17 @@ def test_the_variants_are_exercised():
     assert totals["end_reasons"][2] > 0
     totals, _ = run_kernel(S(players=3, points_to_win=1000), "random,greedy,random", 123, 100)
     assert totals["end_reasons"][1] == 100
+    # the readings' branches: refused cards returned (and the deck refilling a market of 1
+    # from its bottom), switches judged afresh and rolled afresh
+    case = {param.id: param.values for param in CASES}
+    for name in ("refused-to-market", "refused-to-deck-bottom-market-1"):
+        totals, _ = run_kernel(*case[name])
+        assert totals["draws_instead"].sum() > 0 and totals["end_reasons"][1] == 0, name
+    totals, _ = run_kernel(*case["refused-out-of-game"])
+    assert totals["end_reasons"][1] > 0  # the earlier reading: Zoo Cards run out
+    for name in ("wild-no-shuffle", "panda-reroll"):
+        totals, _ = run_kernel(*case[name])
+        assert totals["powers"][3] > 0, name
 
 
 def test_reference_rows_are_play_game_records():

@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from report_helpers import assert_report_reads_right, html_tables
 from run_helpers import assert_same_tables, tables_of
 
 import zooanalysis
@@ -102,7 +103,7 @@ def test_whole_game_figures_have_intervals(base_run) -> None:
     mean, low, high = base_run.mean_die_size()
     assert 1 <= low <= mean <= high <= 6
     cards = base_run.cards_won()
-    assert list(cards.index) == [0, 1, 2, 3] and (cards["ci_low"] <= cards["mean"]).all()
+    assert list(cards.index) == [1, 2, 3, 4] and (cards["ci_low"] <= cards["mean"]).all()
     length = base_run.game_length().loc["turns"]
     assert length["ci_low"] < length["mean"] < length["ci_high"] and length["n"] == GAMES
     results = base_run.animal_results()
@@ -173,6 +174,9 @@ def test_report_states_the_runs_own_numbers(base_run, tmp_path: Path) -> None:
     out = tmp_path / "report"
     assert zoosim("report", base_run.path, "-o", out) == 0
     html = (out / "report.html").read_text(encoding="utf-8")
+    assert_report_reads_right(out)
+    cards = html_tables(out)["lucky_cycle_dominance"]["card"]
+    assert cards.iloc[0] == "1"  # Zoo Cards numbered from 1, as in the figure's titles
     for title in ("cycle dominance (exact)", "Lucky Lions: ties", "Lucky Lions: whole games"):
         assert title in html
     findings = pd.read_csv(out / "tables" / "findings.csv").set_index("key")

@@ -13,11 +13,12 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from report_helpers import assert_no_clipped_text, assert_report_reads_right, html_tables
 
 import zooanalysis
 from zooanalysis import cli
 from zooanalysis.games.bluff.game import BluffGame
-from zooanalysis.report.build import build_report
+from zooanalysis.report.build import build_report, report_document
 
 BIASED_LINEUP = "bayes,random,random,random"
 
@@ -93,8 +94,8 @@ def assert_finding_equals(
 
 
 def percent_in(text: str) -> float:
-    """The first ``12.3% ± 0.4%`` value of a sentence, as a fraction."""
-    match = re.search(r"(\d+\.\d+)% ± (\d+\.\d+)%", text)
+    """The first ``12.3% [11.9%, 12.7%]`` value of a sentence, as a fraction."""
+    match = re.search(r"(\d+\.\d+)% \[(\d+\.\d+)%, (\d+\.\d+)%\]", text)
     assert match, text
     return float(match.group(1)) / 100
 
@@ -103,11 +104,12 @@ def test_the_report_states_the_known_seat_bias(biased) -> None:
     _, html = biased
     findings = parse(html).findings
     seat = findings["seat_bias"]
-    assert "Seat 1 (bayes)" in seat["text"]
-    assert "more than its fair share" in seat["text"]
-    assert "fair share 25.0%" in seat["text"]
-    assert "4-player games" in seat["text"]
+    assert "more than the fair share: seat 1 (bayes)" in seat["text"]
+    assert "fair share of 25.0%" in seat["text"]
+    assert "6,000 games" in seat["text"]
+    assert "seat and strategy effects are mixed" in seat["text"]
     assert findings["best_strategy"]["text"].startswith("The strongest strategy here is bayes")
+    assert "±" not in html.read_text(encoding="utf-8")
     # the words round the same number the data attributes hold
     assert percent_in(seat["text"]) == pytest.approx(number(seat, "value"), abs=0.0005)
 
@@ -116,11 +118,11 @@ def test_generic_findings_equal_the_dataframes(biased) -> None:
     run_dir, html = biased
     run = zooanalysis.load_run(run_dir)
     findings = parse(html).findings
-    seat = run.win_rates("seat").loc[0]
-    assert_finding_equals(findings["seat_bias"], seat.rate, seat.ci_low, seat.ci_high, seat.n)
+    seat = run.win_rates("seat").loc[1]
+    assert_finding_equals(findings["seat_bias"], seat.share, seat.ci_low, seat.ci_high, seat.n)
     bayes = run.win_rates("strategy").loc["bayes"]
     assert_finding_equals(
-        findings["best_strategy"], bayes.rate, bayes.ci_low, bayes.ci_high, bayes.n
+        findings["best_strategy"], bayes.share, bayes.ci_low, bayes.ci_high, bayes.n
     )
     seats = run.table("seats")
     ties = run.games - seats["sole_wins"].sum()
@@ -209,6 +211,16 @@ def test_no_external_resources_and_readable_on_a_phone(biased) -> None:
     assert "img{max-width:100%" in text
 
 
+def test_the_report_reads_right(biased) -> None:
+    run_dir, html = biased
+    assert_report_reads_right(html.parent)
+    assert_no_clipped_text(report_document(run_dir))
+    tables = html_tables(html.parent)
+    assert list(tables["win_rate_by_seat"]["seat"]) == ["1", "2", "3", "4"]
+    assert list(tables["penalty_points"]["seat"]) == ["1", "2", "3", "4"]
+    assert "metric" not in tables["balance_metrics"].columns  # ids stay in the CSV
+
+
 def test_tables_are_written_as_csv(biased) -> None:
     run_dir, html = biased
     run = zooanalysis.load_run(run_dir)
@@ -216,7 +228,8 @@ def test_tables_are_written_as_csv(biased) -> None:
     findings = pd.read_csv(tables / "findings.csv")
     assert "seat_bias" in set(findings["key"])
     seats = pd.read_csv(tables / "win_rate_by_seat.csv")
-    assert list(seats["rate"]) == pytest.approx(list(run.win_rates("seat")["rate"]))
+    assert list(seats["seat"]) == [1, 2, 3, 4]
+    assert list(seats["share"]) == pytest.approx(list(run.win_rates("seat")["share"]))
     doubts = pd.read_csv(tables / "doubt_success.csv")
     assert doubts["n"].sum() == run.doubts()["doubts"].sum()
     metrics = pd.read_csv(tables / "balance_metrics.csv").set_index("metric")

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from report_helpers import assert_no_clipped_text, assert_report_reads_right
 
 import zooanalysis
 from zooanalysis import cli
-from zooanalysis.report.build import build_report, folder_kind
+from zooanalysis.report.build import build_report, folder_kind, report_document
 
 
 @pytest.fixture(scope="module")
@@ -64,7 +65,19 @@ def test_tournament_report(tournament_dir: Path, tmp_path: Path) -> None:
     result = zooanalysis.load_run(tournament_dir)
     ratings = result.ratings()
     assert finding_values(html)["top_rating"] == pytest.approx(ratings["rating"].iloc[0])
-    assert f"{ratings['strategy'].iloc[0]} ranks first" in text
+    top, second = ratings.iloc[0], ratings.iloc[1]
+    if top.ci_low > second.ci_high:
+        assert f"{top.strategy} ranks first" in text
+    else:  # bayes and cautious are close here: the report must not crown either
+        assert "No strategy measurably ranks first" in text
+        assert f"{top.strategy} ranks first" not in text
+    # seat order: each seat's win share pooled over every seating, seats from 1
+    seats = pd.read_csv(html.parent / "tables" / "seat_order.csv")
+    assert list(seats["seat"]) == [1, 2, 3]
+    assert seats["share"].sum() == pytest.approx(1.0)
+    assert "Does seat order matter?" in text
+    assert_report_reads_right(html.parent)
+    assert_no_clipped_text(report_document(tournament_dir))
     for name in ("ratings", "pairwise_matrix"):
         assert f'id="fig-{name}"' in text
         assert (html.parent / "figures" / f"{name}.svg").is_file()
@@ -85,6 +98,8 @@ def test_sweep_report_with_two_keys_draws_heatmaps(tmp_path: Path) -> None:
     assert "over seat1.doubt and settings.points_to_end" in text
     assert (html.parent / "figures" / "sweep_win_rate.png").is_file()
     assert len(pd.read_csv(html.parent / "tables" / "cells.csv")) == 4
+    assert_report_reads_right(html.parent)
+    assert_no_clipped_text(report_document(out))
 
 
 def test_sweep_report_with_one_key_draws_lines(

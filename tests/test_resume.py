@@ -24,15 +24,16 @@ def cli_run(*args: object) -> int:
     return cli.main(["run", *(str(a) for a in args), "--no-progress"])
 
 
-def interrupt_after(batches: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Make the run raise KeyboardInterrupt (as Ctrl-C does) after ``batches`` batches."""
+def interrupt_after(batches: int, monkeypatch: pytest.MonkeyPatch, batch_size: int = 1000) -> None:
+    """Make the run raise KeyboardInterrupt (as Ctrl-C does) once ``batches`` whole batches
+    of ``batch_size`` games are played (progress comes per chunk, within batches)."""
     finished: list[int] = []
     original = simulation.run_simulation
 
     def run_simulation(request, on_progress=None, resume=False, **options):
         def progress(games: int) -> None:
             finished.append(games)
-            if len(finished) == batches:
+            if sum(finished) == batches * batch_size:
                 raise KeyboardInterrupt
 
         return original(request, on_progress=progress, resume=resume, **options)
@@ -54,7 +55,7 @@ def test_ctrl_c_then_resume_gives_the_uninterrupted_results(
 
     out = tmp_path / "cut"
     with monkeypatch.context() as patch:
-        patch.setattr(simulation, "CHECKPOINT_SECONDS", 0.0)  # a checkpoint after every batch
+        patch.setattr(simulation, "CHECKPOINT_SECONDS", 0.0)  # a checkpoint after every chunk
         interrupt_after(3, patch)
         assert cli_run(*games, *size, *extra, "--jobs", "1", "--out", out) == 130
     assert (partial_path(out) / "checkpoint.npz").is_file()
@@ -168,17 +169,24 @@ def test_a_new_run_refuses_to_overwrite_an_interrupted_one(
 
 
 def test_a_checkpoint_keeps_counts_and_position_in_one_file(tmp_path: Path) -> None:
-    """One file replaced at once: a kill can never pair new counts with an old position."""
+    """One file replaced at once: a kill can never pair new counts with an old position,
+    nor the counts of the batch under way with those of the finished batches."""
     import numpy as np
 
-    from zooanalysis.storage import read_checkpoint, write_checkpoint
+    from zooanalysis.storage import load_checkpoint, read_checkpoint, write_checkpoint
 
-    totals = {"wins": np.array([3, 4]), "share": np.array([0.25, 0.5])}
-    state = {"next_batch": 7, "games": 7000, "wall_seconds": 1.5}
-    write_checkpoint(tmp_path, totals, state)
+    totals = {"wins": np.array([3, 4]), "rotation0/wins": np.array([[1, 2]])}
+    under_way = {"wins": np.array([1, 0]), "rotation0/wins": np.array([[0, 1]])}
+    state = {"next_batch": 7, "batch_games": 120, "games": 7120, "wall_seconds": 1.5}
+    write_checkpoint(tmp_path, totals, state, under_way)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["checkpoint.npz"]
-    loaded, position = read_checkpoint(tmp_path)
-    assert position == state
-    assert sorted(loaded) == ["share", "wins"]
-    np.testing.assert_array_equal(loaded["wins"], totals["wins"])
-    assert loaded["share"].dtype == np.float64
+    loaded = load_checkpoint(tmp_path)
+    assert loaded.state == state
+    for saved, kept in ((totals, loaded.totals), (under_way, loaded.batch_counts)):
+        assert sorted(kept) == sorted(saved)
+        for key, value in saved.items():
+            np.testing.assert_array_equal(kept[key], value)
+    assert read_checkpoint(tmp_path)[1] == state
+    write_checkpoint(tmp_path, totals, {"next_batch": 8, "games": 8000})  # between batches
+    assert load_checkpoint(tmp_path).batch_counts == {}
+    assert load_checkpoint(tmp_path).state["batch_games"] == 0

@@ -58,14 +58,17 @@ def test_each_rotation_replays_the_same_deals_as_a_plain_run(
 
 
 def per_deal_wins(plain_runs: list[Path]) -> dict[str, np.ndarray]:
-    """Each strategy's wins per deal in each rotation, from the plain runs' rows."""
+    """Each strategy's win share per deal in each rotation (1/k for each of k tied
+    winners), from the plain runs' rows."""
     wins: dict[str, list[np.ndarray]] = {name: [] for name in LINEUP}
     for r, plain in enumerate(plain_runs):
         rows = zooanalysis.load_run(plain).game_rows().sort_values("game")
         scores = rows[[f"scores_{seat}" for seat in range(len(LINEUP))]].to_numpy()
         won = scores == scores.min(axis=1, keepdims=True)
+        assert (won.sum(axis=1) > 1).any()  # some deals are shared: the split matters
+        share = won / won.sum(axis=1, keepdims=True)
         for seat, name in enumerate(rotation_lineup(r)):
-            wins[name].append(won[:, seat].astype(float))
+            wins[name].append(share[:, seat])
     return {name: np.array(columns) for name, columns in wins.items()}  # rotations x deals
 
 
@@ -109,6 +112,13 @@ def test_strategy_win_rates_pool_every_seating(rotated: Path) -> None:
     assert (by_seat["strategy"] == "(rotated)").all()
     assert (by_seat["n"] == 1500 * len(LINEUP)).all()
     assert loaded.games_played == 1500 * len(LINEUP)
+    # each seat pooled over the seatings: the shares of all seats add up to 1 (a deal
+    # always has a winner), and so do the strategies', once per seat they hold
+    assert by_seat["share"].sum() == pytest.approx(1.0)
+    assert (by_strategy["share"] * by_strategy["seats"] / len(LINEUP)).sum() == pytest.approx(1)
+    strategies = loaded.table("rotation_strategies").set_index("strategy")
+    for name in LINEUP:
+        assert by_strategy.loc[name, "share"] == pytest.approx(strategies.loc[name, "win_share"])
     summary = loaded.summary()
     assert "1,500 deals x 3 seatings = 4,500 games" in summary
     assert "Paired comparisons" in summary
@@ -144,7 +154,9 @@ def test_rotated_runs_stop_when_every_reported_rate_is_sure(tmp_path: Path) -> N
     def widest(path: Path) -> float:
         loaded = zooanalysis.load_run(path)
         rates = pd.concat([loaded.win_rates("seat"), loaded.win_rates("strategy")])
-        return float(((rates["ci_high"] - rates["ci_low"]) / 2).max())
+        share = (rates["ci_high"] - rates["ci_low"]) / 2
+        either = (rates["won_or_shared_ci_high"] - rates["won_or_shared_ci_low"]) / 2
+        return float(max(share.max(), either.max()))
 
     base = [
         "--players",
@@ -163,3 +175,32 @@ def test_rotated_runs_stop_when_every_reported_rate_is_sure(tmp_path: Path) -> N
     shorter = tmp_path / "shorter"
     assert cli.main(["run", *base, "--games", str(deals - 400), "--out", str(shorter)]) == 0
     assert widest(shorter) > 0.02
+
+
+def test_seat_intervals_cover_the_per_deal_interval(
+    rotated: Path, plain_runs: list[Path]
+) -> None:
+    """The seatings of a deal share its cards: a seat's share over the rotations gets an
+    interval from per-deal means too, and the reported interval covers both."""
+    shares = []
+    for plain in plain_runs:
+        rows = zooanalysis.load_run(plain).game_rows().sort_values("game")
+        scores = rows[[f"scores_{seat}" for seat in range(len(LINEUP))]].to_numpy()
+        won = scores == scores.min(axis=1, keepdims=True)
+        shares.append(won / won.sum(axis=1, keepdims=True))
+    per_deal = np.mean(shares, axis=0)  # deals x seats
+    loaded = zooanalysis.load_run(rotated)
+    table = loaded.table("rotation_seats").set_index("seat")
+    rates = loaded.win_rates("seat")
+    deals = per_deal.shape[0]
+    for seat in range(len(LINEUP)):
+        mean = per_deal[:, seat].mean()
+        half = Z_95 * per_deal[:, seat].std(ddof=1) / np.sqrt(deals)
+        assert table.loc[seat, "win_share"] == pytest.approx(mean)
+        assert (table.loc[seat, "ci_low"], table.loc[seat, "ci_high"]) == pytest.approx(
+            (mean - half, mean + half)
+        )
+        row = rates.loc[seat + 1]
+        assert row.share == pytest.approx(mean)
+        assert row.ci_low <= min(mean - half, row.ci_low) + 1e-12
+        assert row.ci_high >= mean + half - 1e-12

@@ -106,7 +106,7 @@ def test_interrupted_run_writes_nothing(jobs: int, tmp_path: Path) -> None:
 
     with pytest.raises(RunInterruptedError):
         run_simulation(_request(out, jobs=jobs), on_progress=progress)
-    assert finished == [500, 500]
+    assert len(finished) == 2  # two chunks
     assert not out.exists()
     assert not incomplete_siblings(out)
     # no results: only the hidden, resumable working folder, which is not a run
@@ -119,18 +119,19 @@ def test_interrupted_run_writes_nothing(jobs: int, tmp_path: Path) -> None:
 def test_completed_run_reports_progress_for_every_batch(tmp_path: Path) -> None:
     finished: list[int] = []
     run = run_simulation(_request(tmp_path / "run"), on_progress=finished.append)
-    assert finished == [500] * 5
+    assert sum(finished) == 2500  # reported chunk by chunk
     assert isinstance(run, BluffRun)
     assert run.path == tmp_path / "run"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run"]
 
 
 def _interrupt_after_two_batches(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Ctrl-C once two batches of 500 games are played (the bar advances per chunk)."""
     calls: list[int] = []
 
     def advance(self: GameProgress, games: int) -> None:
         calls.append(games)
-        if len(calls) == 2:
+        if sum(calls) == 1000:
             raise KeyboardInterrupt
 
     monkeypatch.setattr(GameProgress, "advance", advance)
@@ -145,7 +146,7 @@ def test_cli_interrupted_run_writes_nothing(
     args = ["--games", "3000", "--batch-size", "500", "--jobs", "1", "--out", str(out)]
     code = cli.main(["run", *args, "--no-progress"])
     captured = capsys.readouterr()
-    assert calls == [500, 500]
+    assert sum(calls) == 1000
     assert code == 130
     assert captured.out == ""  # no summary, no "Written to"
     assert "Traceback" not in captured.err
@@ -212,27 +213,59 @@ def test_load_run_reads_the_manifest(run: BluffRun) -> None:
 def test_win_rates_by_seat_agree_with_the_seats_table(run: BluffRun) -> None:
     seats = run.table("seats").set_index("seat")
     rates = run.win_rates("seat")
-    assert {"rate", "ci_low", "ci_high", "n"} <= set(rates.columns)
-    assert list(rates.index) == [0, 1, 2, 3]
+    assert list(rates.columns[:5]) == ["strategy", "share", "ci_low", "ci_high", "n"]
+    assert list(rates.index) == [1, 2, 3, 4]  # seat 1 is the first seat
+    assert list(rates["strategy"]) == LINEUP.split(",")
     assert (rates["n"] == GAMES).all()
-    assert np.allclose(rates["rate"], seats["wins"] / seats["games"])
-    assert (rates["ci_low"] <= rates["rate"]).all() and (rates["rate"] <= rates["ci_high"]).all()
-    assert ((rates["ci_low"] >= 0) & (rates["ci_high"] <= 1)).all()
+    # the headline splits ties: 1/k for each of k tied winners
+    win_ties = run.table("win_ties")
+    split = (win_ties["games"] / win_ties["winners"]).groupby(win_ties["seat"] + 1).sum()
+    np.testing.assert_allclose(rates["share"], split.reindex(rates.index, fill_value=0) / GAMES)
+    np.testing.assert_allclose(rates["won_or_shared"], seats["wins"].to_numpy() / GAMES)
+    np.testing.assert_allclose(rates["sole_rate"], seats["sole_wins"].to_numpy() / GAMES)
+    assert (rates["share"] <= rates["won_or_shared"]).all()
+    assert (rates["sole_rate"] <= rates["share"]).all()
+    for low, value, high in (
+        ("ci_low", "share", "ci_high"),
+        ("won_or_shared_ci_low", "won_or_shared", "won_or_shared_ci_high"),
+    ):
+        assert (rates[low] <= rates[value]).all() and (rates[value] <= rates[high]).all()
+        assert ((rates[low] >= 0) & (rates[high] <= 1)).all()
+
+
+def test_the_seats_win_shares_add_up_to_the_games_with_a_winner(run: BluffRun) -> None:
+    """Ties split: the shares of all seats add up to 1 minus the share of games without a
+    winner (none in Bluff in Zoo), while games won or shared add up to more with ties."""
+    rates = run.win_rates("seat")
+    assert rates["share"].sum() == pytest.approx(1.0)
+    ties = run.table("win_ties")
+    assert (ties["winners"] > 1).any()  # not vacuous: some games were shared
+    assert rates["won_or_shared"].sum() > 1.0
 
 
 def test_win_rates_by_strategy_count_every_seat(run: BluffRun) -> None:
     seats = run.table("seats")
     rates = run.win_rates("strategy")
-    assert {"rate", "ci_low", "ci_high", "n"} <= set(rates.columns)
+    assert list(rates.columns[:4]) == ["share", "ci_low", "ci_high", "n"]
     assert sorted(rates.index) == ["bayes", "cautious", "random"]
     for strategy, row in rates.iterrows():
         mine = seats[seats["strategy"] == strategy]
         assert row["n"] == GAMES * len(mine)
-        assert row["rate"] == pytest.approx(mine["wins"].sum() / (GAMES * len(mine)))
-        assert row["ci_low"] <= row["rate"] <= row["ci_high"]
+        assert row["share"] == pytest.approx(mine["share_sum"].sum() / (GAMES * len(mine)))
+        assert row["won_or_shared"] == pytest.approx(mine["wins"].sum() / (GAMES * len(mine)))
+        assert row["ci_low"] <= row["share"] <= row["ci_high"]
     assert rates.loc["random", "n"] == 2 * GAMES
+    # per seat played, weighted by seats, the strategies' shares add up to 1 as well
+    assert (rates["share"] * rates["seats"]).sum() == pytest.approx(1.0)
     with pytest.raises(ValueError, match="seat"):
         run.win_rates("colour")
+
+
+def test_a_run_without_win_shares_says_so(run: BluffRun) -> None:
+    seats = run.table("seats").drop(columns="share_sum")
+    old = BluffRun(run.manifest, {**{n: run.table(n) for n in run.table_names}, "seats": seats})
+    with pytest.raises(UserError, match="before win shares were counted"):
+        old.win_rates()
 
 
 @pytest.mark.parametrize(
@@ -253,6 +286,8 @@ def test_doubt_odds_groupings_cover_every_doubt(by: tuple[str, ...], run: BluffR
     assert total == int(seats["moves_doubt"].sum()) > 0
     table = run.doubt_odds(by)
     assert list(table.index.names) == list(by)
+    if "doubter_seat" in by:  # seats from 1
+        assert set(table.index.get_level_values("doubter_seat")) <= {1, 2, 3, 4}
     assert {"rate", "ci_low", "ci_high", "n"} <= set(table.columns)
     assert int(table["n"].sum()) == total
     assert (table["ci_low"] <= table["rate"]).all() and (table["rate"] <= table["ci_high"]).all()
@@ -285,6 +320,7 @@ def test_bluff_rates_cover_every_claim(run: BluffRun) -> None:
 def test_penalty_points_means(run: BluffRun) -> None:
     seats = run.table("seats").set_index("seat")
     points = run.penalty_points()
+    assert list(points.index) == [1, 2, 3, 4]  # seats from 1, as everywhere a person reads
     assert np.allclose(points["mean"], seats["points_sum"] / seats["games"])
     assert (points["n"] == GAMES).all()
     assert (points["ci_low"] <= points["mean"]).all() and (
@@ -307,6 +343,7 @@ def test_end_reasons_and_game_length(run: BluffRun) -> None:
     assert (length["n"] == GAMES).all()
     assert (length["p10"] <= length["median"]).all() and (length["median"] <= length["max"]).all()
     mix = run.move_mix()
+    assert list(mix.index) == [1, 2, 3, 4]
     assert np.allclose(mix[["doubt", "hand", "draw", "none"]].sum(axis=1), 1.0)
 
 
@@ -330,8 +367,9 @@ def test_binned_piles_only_undercount_the_cards_taken() -> None:
 def test_summary_mentions_every_figure(run: BluffRun) -> None:
     text = run.summary()
     for part in (
-        "Win rate by seat",
-        "Win rate by strategy",
+        "Win share by seat",
+        "Win share by strategy",
+        "won or shared",
         "Mean penalty points",
         "Game length",
         "How games ended",

@@ -102,7 +102,10 @@ def test_bad_sweep_files_are_one_line(
     ("name", "game", "cells"),
     [
         ("sweep-bluff-doubt-vs-points.toml", "bluff", 25),
+        ("sweep-dodgeball-variants.toml", "dodgeball", 8),
+        ("sweep-dodgeball-two-players.toml", "dodgeball", 4),
         ("sweep-lucky-lions-variants.toml", "lucky-lions", 8),
+        ("sweep-short-zoot-suit-variants.toml", "short-zoot-suit", 8),
         ("sweep-zoology-guess-threshold.toml", "zoology", 20),
     ],
 )

@@ -80,6 +80,8 @@ def test_pairwise_results_equal_the_plain_games(two_way: Path, tmp_path: Path) -
     manifest = result.manifest
     ahead = {"bayes": 0, "random": 0}
     level = 0
+    seat_shares = []
+    strategy_shares = {"bayes": 0.0, "random": 0.0}
     for order in (["bayes", "random"], ["random", "bayes"]):
         out = tmp_path / "-".join(order)
         assert (
@@ -107,6 +109,10 @@ def test_pairwise_results_equal_the_plain_games(two_way: Path, tmp_path: Path) -
         ahead[order[0]] += int((first < second).sum())
         ahead[order[1]] += int((second < first).sum())
         level += int((first == second).sum())
+        by_seat = zooanalysis.load_run(out).win_rates("seat")
+        seat_shares.append(by_seat["share_sum"].to_numpy())
+        for seat, name in enumerate(order, start=1):
+            strategy_shares[name] += by_seat.loc[seat, "share_sum"]
     pairs = result.pairwise().set_index(["strategy", "versus"])
     assert pairs.loc[("bayes", "random"), "ahead"] == ahead["bayes"]
     assert pairs.loc[("random", "bayes"), "ahead"] == ahead["random"]
@@ -119,6 +125,19 @@ def test_pairwise_results_equal_the_plain_games(two_way: Path, tmp_path: Path) -
     )
     assert (ratings["ci_low"] <= ratings["rating"]).all()
     assert (ratings["rating"] <= ratings["ci_high"]).all()
+    # results by seat: each seat pooled over both seatings (ties split), seats from 1
+    seats = result.seats()
+    assert list(seats.index) == [1, 2]
+    np.testing.assert_allclose(
+        seats["share"], sum(seat_shares) / manifest["games"], rtol=1e-12
+    )
+    assert seats["share"].sum() == pytest.approx(1.0)
+    assert (seats["fair_share"] == 0.5).all()
+    wins = result.win_rates()
+    for name, total in strategy_shares.items():
+        assert wins.loc[name, "share"] == pytest.approx(total / manifest["games"])
+    by_seat = result.strategy_seats().set_index(["strategy", "seat"])
+    assert by_seat.loc[("bayes", 1), "n"] == manifest["games_per_lineup"]
 
 
 def test_tournaments_do_not_depend_on_workers(two_way: Path, tmp_path: Path) -> None:

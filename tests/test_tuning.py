@@ -60,7 +60,7 @@ def test_evaluate_plays_the_tuned_player_in_every_seat() -> None:
         ]
     ):
         run = zooanalysis.simulate("bluff", players=lineup, games=500, seed=9, jobs=1)
-        expected += int(run.win_rates("seat").loc[seat, "wins"])
+        expected += int(run.win_rates("seat").loc[seat + 1, "wins"])
     assert (wins, trials) == (expected, 1500)
 
 

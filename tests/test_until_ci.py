@@ -40,7 +40,10 @@ def widths_of(path: Path) -> np.ndarray:
     loaded = zooanalysis.load_run(path)
     seats = loaded.table("seats")
     return win_rate_half_widths(
-        int(seats["games"].iloc[0]), seats["wins"].to_numpy(), list(seats["strategy"])
+        int(seats["games"].iloc[0]),
+        seats["wins"].to_numpy(),
+        list(seats["strategy"]),
+        seats["share_sum"].to_numpy(),
     )
 
 
@@ -101,6 +104,16 @@ def test_half_widths_cover_every_seat_and_every_shared_strategy() -> None:
         np.array([300, 200, 400, 100, 500]), np.array([1000, 1000, 1000, 1000, 2000])
     )
     np.testing.assert_allclose(widths, (high - low) / 2)
+    # with win shares (ties split) their intervals count too, after the games won
+    shares = np.array([250.0, 180.5, 390.25, 99.0])
+    both = win_rate_half_widths(
+        1000, np.array([300, 200, 400, 100]), ["bayes", "bayes", "cautious", "random"], shares
+    )
+    low, high = wilson_interval(
+        np.array([250.0, 180.5, 390.25, 99.0, 430.5]), np.array([1000] * 4 + [2000])
+    )
+    np.testing.assert_allclose(both[:5], widths)
+    np.testing.assert_allclose(both[5:], (high - low) / 2)
 
 
 @pytest.mark.parametrize(

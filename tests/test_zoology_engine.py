@@ -174,9 +174,11 @@ def check_record(rules: ZoologySettings, record: engine.GameRecord) -> None:
         assert record.success == (found == set(range(players)))
     elif record.end_reason == END_POINTS:
         assert max(record.points) >= rules.points_to_win
-        assert set(record.winners) == {
-            s for s, p in enumerate(record.points) if p == max(record.points)
-        }
+        reached = {s for s, p in enumerate(record.points) if p >= rules.points_to_win}
+        most = {s for s, p in enumerate(record.points) if p == max(record.points)}
+        # everyone who reached the points to win shares it (docs: Zoology #14), or only the
+        # most points under the old reading
+        assert set(record.winners) == (reached if rules.winners == "reached" else most)
     else:
         assert record.end_reason == END_ROUND_LIMIT
         assert record.rounds == rules.max_rounds
@@ -479,7 +481,7 @@ def test_wrong_guess_removes_the_animal_for_everyone() -> None:
     guessed = [False] * 3
     dog = animal("dog")
     right = engine.free_guess_window(
-        state, [Fixed("dog"), Fixed(None), Fixed(None)], stream, record, guessed
+        state, [Fixed("dog"), Fixed(None), Fixed(None)], stream, record, guessed, asker=2
     )
     assert not right
     assert state.points == [0, 0, 0] and state.done == [False] * 3
@@ -525,7 +527,10 @@ def test_second_chance_starts_when_the_supply_runs_out(monkeypatch) -> None:
     assert askers(record, 0) == [0, 1] * 5
     assert record.triggers == [engine.TRIGGER_SUPPLY]
     free_calls = [(o.seat, len(o.history)) for free, o in table.calls if free]
-    assert free_calls == [(seat, asked) for asked in range(2, 10) for seat in (0, 1)]
+    # every free window asks both players, in race order: the player after the asker first
+    assert free_calls == [
+        (seat, asked) for asked in range(2, 10) for seat in (asked % 2, (asked - 1) % 2)
+    ]
     second = [(o.seat, len(o.history), o.supply, o.tokens) for free, o in table.calls if not free]
     assert second == [(0, 10, 0, (5, 5)), (1, 10, 0, (4, 5)), (1, 10, 0, (4, 4))]
     assert guess_summary(record) == [

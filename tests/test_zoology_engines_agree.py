@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from batch_helpers import assert_chunks_make_the_batch
+from batch_helpers import assert_chunks_make_the_batch, assert_outcome_counts_agree
 
 from zooanalysis.games.zoology import counts, engine, kernel
 from zooanalysis.games.zoology.batch import kernel_config, make_batch, play_batch_reference
@@ -96,6 +96,50 @@ CASES = [
         20,
         id="long-deck-reshuffles",
     ),
+    pytest.param(
+        ZoologySettings(players=6, simultaneous_guess_chance=0.3),
+        "bayes:guess=0.5,bayes:guess=0.5,bayes,curious:guess=0.5,curious,curious",
+        112,
+        40,
+        id="race-6p-often-simultaneous",
+    ),
+    pytest.param(
+        ZoologySettings(players=5, simultaneous_guess_chance=1.0),
+        "bayes*2,curious*3",
+        113,
+        40,
+        id="race-every-guess-simultaneous",
+    ),
+    pytest.param(
+        ZoologySettings(players=4, simultaneous_guess_chance=0.0),
+        "curious,curious,bayes:guess=0.4,bayes:guess=0.4",
+        114,
+        40,
+        id="race-never-simultaneous",
+    ),
+    pytest.param(
+        ZoologySettings(players=6, points_to_win=3, simultaneous_guess_chance=1.0),
+        "bayes*3,curious*3",
+        115,
+        40,
+        id="shared-wins",
+    ),
+    pytest.param(
+        ZoologySettings(
+            players=6, points_to_win=3, simultaneous_guess_chance=1.0, winners="most_points"
+        ),
+        "bayes*3,curious*3",
+        115,
+        40,
+        id="shared-wins-most-points",
+    ),
+    pytest.param(
+        ZoologySettings(players=3, regions=("australia",), void_questions="keep"),
+        "curious,bayes,curious",
+        116,
+        40,
+        id="void-cards-kept",
+    ),
     pytest.param(ZoologySettings(mode="cooperative"), "team*4", 109, 60, id="coop-4p"),
     pytest.param(
         ZoologySettings(
@@ -133,6 +177,30 @@ def test_kernel_equals_reference(rules, lineup, seed, n_games) -> None:
         np.testing.assert_array_equal(kernel_rows[key], reference_rows[key], err_msg=key)
     assert kernel_totals["games"][0] == n_games
     assert kernel_totals["question_plays"].sum() > 0
+    cooperative = kernel_totals["coop_games"].sum() > 0
+    assert_outcome_counts_agree(
+        kernel_totals,
+        len(engine.lineup(lineup)),
+        int(kernel_totals["coop_success"].sum()) if cooperative else None,
+    )
+
+
+def test_the_race_cases_reach_every_branch() -> None:
+    """Not vacuous: the race cases above have windows with one right guess and, with a
+    simultaneous chance above 0, windows with several; with chance 0 never several."""
+    case = {param.id: param.values for param in CASES}
+    often, _ = run_kernel(*case["race-6p-often-simultaneous"])
+    assert often["window_right"][1] > 0 and often["window_right"][2:].sum() > 0
+    never, _ = run_kernel(*case["race-never-simultaneous"])
+    assert never["window_right"][1] > 0 and never["window_right"][2:].sum() == 0
+    shared, shared_rows = run_kernel(*case["shared-wins"])
+    most, most_rows = run_kernel(*case["shared-wins-most-points"])
+    games = case["shared-wins"][3]
+    assert shared["wins"].sum() > most["wins"].sum() > games  # ties, and more shared wins
+    np.testing.assert_array_equal(shared_rows["row_points"], most_rows["row_points"])
+    np.testing.assert_array_equal(
+        shared_rows["row_standing"], np.minimum(shared_rows["row_points"], 3)
+    )
 
 
 def test_a_game_does_not_depend_on_the_batch_size() -> None:
@@ -141,7 +209,6 @@ def test_a_game_does_not_depend_on_the_batch_size() -> None:
     _, rows_25 = run_kernel(rules, "curious,bayes,team,bayes", 5, 25)
     for key in rows_10:
         np.testing.assert_array_equal(rows_10[key], rows_25[key][:10], err_msg=key)
-
 
 
 @pytest.mark.parametrize(

@@ -9,10 +9,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from report_helpers import assert_no_clipped_text, assert_report_reads_right
 
 import zooanalysis
 from zooanalysis import cli
 from zooanalysis.games.zoology.report import LITTLE, MIN_CELL_GAMES, MIN_GUESSES, MIN_PLAYS
+from zooanalysis.report.build import report_document
 from zooanalysis.stats import rate_table
 
 SIMULATIONS = Path(__file__).resolve().parent.parent / "simulations"
@@ -119,6 +121,9 @@ def test_competitive_sections_and_figures(competitive) -> None:
         assert (report / "tables" / f"{table}.csv").is_file()
 
 
+VOID_ON_PRIMARY = ("rainforest", "wetland", "desert", "mountains", "scales", "spots")
+
+
 def test_question_findings_equal_the_dataframes(competitive) -> None:
     run_dir, report = competitive
     run = zooanalysis.load_run(run_dir)
@@ -134,7 +139,12 @@ def test_question_findings_equal_the_dataframes(competitive) -> None:
     assert all(card in do_little["text"] for card in little.index)
     csv = pd.read_csv(report / "tables" / "zoology_question_cards.csv").set_index("id")
     assert set(csv.index[csv["does_little"]]) == set(little.index)
-    assert csv["rank"].tolist() == list(range(1, 71))
+    assert csv["rank"].tolist() == list(range(1, len(cards) + 1))
+    # the cards void on the primary board are not dealt, and the report says which they are
+    assert len(cards) == 64
+    void = pd.read_csv(report / "tables" / "zoology_void_cards.csv").set_index("id")
+    assert set(void.index[void["void_on_primary"]]) == set(VOID_ON_PRIMARY)
+    assert void["left_out"].sum() == 6 and not set(void.index) & set(csv.index)
     played = cards[cards["plays"] >= MIN_PLAYS]
     worst = played.loc[played["no_champion_rate"].idxmax()]
     assert_rate(stated.loc["zoology_no_champion"], worst["no_champion"], worst["plays"])
@@ -185,6 +195,13 @@ def test_guess_and_point_findings_equal_the_dataframes(competitive) -> None:
 # --- cooperative ---------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("which", ["competitive", "cooperative"])
+def test_the_reports_read_right(which, request) -> None:
+    run, report = request.getfixturevalue(which)
+    assert_report_reads_right(report)
+    assert_no_clipped_text(report_document(run))
+
+
 def test_cooperative_sections_and_figures(cooperative) -> None:
     _, report = cooperative
     text = html(report)
@@ -223,7 +240,12 @@ def test_cooperative_findings_equal_the_dataframes(cooperative) -> None:
     top = achievements.iloc[0]
     finding = stated.loc["zoology_hardest_achievement"]
     assert_row(finding, top["rate"], top["ci_low"], top["ci_high"], top["n"])
-    assert finding["text"].startswith(f"The hardest achievement is {achievements.index[0]}")
+    # named the hardest only when its interval separates it from every other title
+    separated = (top["ci_high"] < achievements["ci_low"].iloc[1:]).all()
+    named = f"the hardest achievement is {achievements.index[0]} ({top['condition']})"
+    assert (named in finding["text"]) == separated
+    if not separated:
+        assert "no achievement is measurably the hardest" in finding["text"]
     csv = pd.read_csv(report / "tables" / "zoology_achievements.csv").set_index("title")
     assert list(csv.index) == list(achievements.index) and len(csv) == 10
     assert np.allclose(csv["rate"], achievements["rate"])

@@ -91,11 +91,16 @@ def test_run_object_analyses(competitive: Path) -> None:
     assert {"rate", "ci_low", "ci_high", "n"} <= set(accuracy.columns)
     assert set(accuracy.index.get_level_values("phase")) == {"any", "free", "second_chance"}
     points = run.points_by_source()
+    assert list(points.index) == [1, 2, 3, 4]  # seats from 1
     assert (points["free_mean"] > 0).all()
+    by_seat = run.first_guess_accuracy("seat")
+    assert sorted(set(by_seat.index.get_level_values("seat"))) == [1, 2, 3, 4]
     questions = run.question_informativeness()
-    assert len(questions) == 70 and questions["fresh_bits"].is_monotonic_decreasing
+    # the 6 cards whose condition no animal of the primary board meets are not dealt there
+    assert len(questions) == 64 and questions["fresh_bits"].is_monotonic_decreasing
+    assert not questions["void"].any() and (questions["plays"] > 0).all()
     assert (questions["fresh_bits"] >= 0).all() and (questions["played_bits"] >= 0).all()
-    assert questions["rank"].tolist() == list(range(1, 71))
+    assert questions["rank"].tolist() == list(range(1, 65))
     animals = run.animal_difficulty()
     assert set(animals["region"]) == {"common"} and len(animals) == 16
     assert animals["first_guess_rate"].is_monotonic_increasing
@@ -104,7 +109,7 @@ def test_run_object_analyses(competitive: Path) -> None:
     assert (confusions["animal"] < confusions["confused_with"]).all()
     text = run.summary()
     for heading in (
-        "Win rate by seat",
+        "Win share by seat",
         "Game length",
         "First guess",
         "Points per game",
@@ -238,6 +243,8 @@ def test_lead_changes_and_settling_by_hand() -> None:
         state.turns = turn
         engine.score(state, awards, record)
     record.points, record.turns, record.rounds, record.end_reason = state.points, 10, 1, 0
+    record.standing = engine.standings(rules, state.points)  # as play_game sets them
+    record.winners = [0]  # tally reads both
     assert record.lead_changes == 2
     totals = new_totals(2, len(rules.animals), len(rules.questions))
     tally(record, totals)
@@ -258,8 +265,35 @@ def test_seat_table_for_a_short_rows_run(tmp_path: Path) -> None:
     result = {
         "row_points": rows[[f"points_{s}" for s in range(4)]].to_numpy(),
         "row_success": rows["success"].to_numpy(),
+        "row_standing": rows[[f"standing_{s}" for s in range(4)]].to_numpy(),
     }
     wins = game.row_wins(result)
     assert wins.sum(axis=0).tolist() == seats["wins"].tolist()
-    coop = {"row_points": np.zeros((2, 3)), "row_success": np.array([1, 0])}
+    coop = {
+        "row_points": np.zeros((2, 3)),
+        "row_success": np.array([1, 0]),
+        "row_standing": np.zeros((2, 3)),
+    }
     assert game.row_wins(coop).tolist() == [[True] * 3, [False] * 3]
+
+
+def test_cooperative_win_shares_add_up_to_the_games_the_team_won() -> None:
+    """The team wins together (each player 1/players of it) or nobody wins: the seats'
+    shares add up to 1 minus the share of games without a winner, the team's success."""
+    run = zooanalysis.simulate(
+        "zoology",
+        players="team*4",
+        games=600,
+        jobs=1,
+        # a noisy table, so that some games are lost (4 players on the primary board lose
+        # almost none at the default noise since every dealt card tells something there)
+        settings={"mode": "cooperative", "perception_noise": 1.0},
+    )
+    rates = run.win_rates("seat")
+    table = run.table("cooperative")
+    success = table["successes"].sum() / table["games"].sum()
+    assert 0 < success < 1  # not vacuous: some games were lost
+    assert rates["share"].sum() == pytest.approx(success)
+    assert rates["won_or_shared"].tolist() == pytest.approx([success] * 4)
+    assert (run.table("win_ties")["winners"] == 4).all()
+    assert run.table("margins").empty

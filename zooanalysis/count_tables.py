@@ -5,10 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from zooanalysis.outcome import share_sums
+
 
 def seat_table(totals: dict[str, np.ndarray], labels: list[str], **extra) -> pd.DataFrame:
-    """The ``seats`` table every game provides: ``seat, strategy, games, wins, sole_wins,
-    points_sum, points_squares`` from the kernel's counts, then the ``extra`` columns."""
+    """The ``seats`` table every game provides: ``seat`` (an index from 0), ``strategy,
+    games, wins`` (tied winners all win), ``sole_wins``, ``share_sum`` (the win share summed
+    over games: ``1/k`` for a game won with ``k`` tied winners, from the kernel's
+    ``win_ties``; see ``zooanalysis.outcome``), ``points_sum, points_squares``, then the
+    ``extra`` columns."""
     return pd.DataFrame(
         {
             "seat": np.arange(len(labels)),
@@ -16,11 +21,34 @@ def seat_table(totals: dict[str, np.ndarray], labels: list[str], **extra) -> pd.
             "games": int(totals["games"][0]),
             "wins": totals["wins"],
             "sole_wins": totals["sole_wins"],
+            "share_sum": share_sums(totals["win_ties"][: len(labels)]),
             "points_sum": totals["points_sum"],
             "points_squares": totals["points_squares"],
             **extra,
         }
     )
+
+
+def outcome_tables(totals: dict[str, np.ndarray]) -> dict[str, pd.DataFrame]:
+    """The ``win_ties`` table (``seat`` from 0, ``winners`` = k, ``games``: games the seat
+    won as one of k tied winners) and the ``margins`` table (``margin``, ``games``) from
+    the counts of ``zooanalysis.outcome``."""
+    win_ties = totals["win_ties"]
+    seat, winners = np.nonzero(win_ties)
+    margins = totals["margins"]
+    values = np.nonzero(margins)[0]
+    return {
+        "win_ties": pd.DataFrame(
+            {
+                "seat": seat.astype(np.int64),
+                "winners": winners.astype(np.int64),
+                "games": win_ties[seat, winners].astype(np.int64),
+            }
+        ),
+        "margins": pd.DataFrame(
+            {"margin": values.astype(np.int64), "games": margins[values].astype(np.int64)}
+        ),
+    }
 
 
 def nonzero_cells(counts: np.ndarray, names: list[str], value: str = "count") -> pd.DataFrame:

@@ -5,7 +5,8 @@ scheduler with ``dask scheduler`` and workers with ``dask worker tcp://HOST:8786
 
     zoosim run --games 1e8 --backend dask --scheduler tcp://HOST:8786
 
-The batches go through joblib's ``dask`` backend to the workers. Every worker must have the
+The batches, cut into chunks of about half a second of work (``runner.ChunkSizer``), go
+through joblib's ``dask`` backend to the workers. Every worker must have the
 same zooanalysis installed as the machine that starts the run (same version, same compiled
 sources): the batch jobs are pickled by reference to ``zooanalysis`` classes, so a worker
 unpickles and runs them with its own copy. :func:`dask_backend` checks this before the run,
@@ -13,11 +14,11 @@ and every batch carries the code fingerprint too: a worker with other code that 
 mid-run refuses to play it (and a result without the fingerprint is refused), so the run
 stops with one line instead of mixing results.
 
-A run is fixed by its seed and batch size, as on the local backends: each batch carries its
-own seed, so which worker plays it does not matter and the results equal a local run bit for
-bit. When a worker dies, the scheduler gives its unfinished batches to other workers (up to
-Dask's ``distributed.scheduler.allowed-failures`` times per batch, 3 by default), and the
-run completes with the same result.
+A run is fixed by its seed and batch size, as on the local backends: each chunk carries its
+batch's seed and its first game, so which worker plays it does not matter and the results
+equal a local run bit for bit. When a worker dies, the scheduler gives its unfinished chunks
+to other workers (up to Dask's ``distributed.scheduler.allowed-failures`` times per chunk, 3
+by default), and the run completes with the same result.
 
 Connection problems are user errors (one line, exit code 2), never a hang: zoosim waits
 ``$ZOOSIM_DASK_TIMEOUT`` seconds (10 by default) for the scheduler, and as long again for a

@@ -137,7 +137,7 @@ class Run(ResultFolder):
 
     @property
     def lineup(self) -> list[str]:
-        """Strategy label of each seat, seat 0 first."""
+        """Strategy label of each seat, the first seat (seat 1) first."""
         return list(self.manifest["lineup"])
 
     @property
@@ -251,62 +251,81 @@ class Run(ResultFolder):
     # --- shared analyses ---------------------------------------------------------------------
 
     def win_rates(self, by: str = "seat") -> pd.DataFrame:
-        """Win rate with 95% Wilson interval, by ``seat`` or by ``strategy``.
+        """Win share and games won, by ``seat`` (numbered from 1: seat 1 starts) or by
+        ``strategy``, each with its 95% Wilson interval.
 
-        A game's tied winners all win (so rates can add up to more than 1); ``sole_rate``
-        counts only games won alone. By strategy, every seat a strategy plays counts as
-        one trial per game.
+        ``share`` (with ``ci_low``, ``ci_high`` and ``n``, the trials) is the headline: a
+        game won by k tied winners counts 1/k for each of them (Ludii's balance
+        convention), so the shares of all seats add up to the share of games that had a
+        winner and each compares with ``fair_share`` = 1/players. In a rotated run a seat's
+        interval is the wider of Wilson's and the one from per-deal means (the seatings of a
+        deal share its cards, so they are not independent games). ``won_or_shared`` (with
+        its own interval) counts every tied winner as winning; ``sole_rate`` only games won
+        alone. By strategy, every seat a strategy plays counts as one trial per game.
         """
         seats = self.table("seats")
+        if "share_sum" not in seats:
+            where = f"{self.path}: " if self.path else ""
+            raise UserError(
+                f"{where}this run was written before win shares were counted (no share_sum "
+                "in its seats table); run it again with this version of zoosim"
+            )
+        sums = {"wins": ("wins", "sum"), "sole_wins": ("sole_wins", "sum")}
+        sums["share_sum"] = ("share_sum", "sum")
         if by == "seat":
             grouped = seats.groupby("seat").agg(
-                strategy=("strategy", _one_or_rotated),
-                games=("games", "sum"),
-                wins=("wins", "sum"),
-                sole_wins=("sole_wins", "sum"),
+                strategy=("strategy", _one_or_rotated), games=("games", "sum"), **sums
             )
+            grouped.index = grouped.index + 1
             trials = grouped["games"]
         elif by == "strategy":
             grouped = seats.groupby("strategy", sort=False).agg(
-                seats=("seat", "count"),
-                games=("games", "first"),
-                wins=("wins", "sum"),
-                sole_wins=("sole_wins", "sum"),
+                seats=("seat", "count"), games=("games", "first"), **sums
             )
             trials = grouped["games"] * grouped["seats"]
         else:
             raise ValueError(f"by must be 'seat' or 'strategy', not {by!r}")
-        rates = rate_table(grouped["wins"], trials)
-        result = grouped.join(rates)
-        result["fair_share"] = 1.0 / len(self.lineup)
+        result = rate_table(grouped["share_sum"], trials).rename(columns={"rate": "share"})
+        if by == "seat" and self.rotated and "rotation_seats" in self.table_names:
+            _widen_to_deals(result, self.table("rotation_seats"))
+        either = rate_table(grouped["wins"], trials)
+        result["won_or_shared"] = either["rate"]
+        result["won_or_shared_ci_low"] = either["ci_low"]
+        result["won_or_shared_ci_high"] = either["ci_high"]
         result["sole_rate"] = grouped["sole_wins"] / trials
-        return result
+        result["fair_share"] = 1.0 / len(self.lineup)
+        if by == "seat":
+            result.insert(0, "strategy", grouped["strategy"])
+        return result.join(grouped.drop(columns="strategy", errors="ignore"))
 
     def metrics(self) -> dict[str, float]:
         """Every summary figure as one flat dict (rates with ``_ci_low``/``_ci_high``/``_n``),
-        e.g. one row of a sweep. Seats are numbered from 1 as in the summary."""
+        e.g. one row of a sweep. ``seat<k>_win_*`` and ``<strategy>_win_*`` are win shares
+        (ties split); ``*_won_or_shared_*`` count every tied winner. Seats from 1."""
         values: dict[str, float] = {"games": self.games}
-        for seat, row in self.win_rates("seat").iterrows():
-            add_rate(values, f"seat{seat + 1}_win", row)
-        for name, row in self.win_rates("strategy").iterrows():
-            add_rate(values, f"{name}_win", row)
+        for name, by in (("seat{}", "seat"), ("{}", "strategy")):
+            for key, row in self.win_rates(by).iterrows():
+                label = name.format(key)
+                add_rate(values, f"{label}_win", row, "share")
+                add_rate(values, f"{label}_won_or_shared", row, "won_or_shared")
         return values
 
     def summary(self) -> str:
         """The run's headline figures as text (each rate with its 95% CI and n)."""
+        fair = 1 / len(self.lineup)
         lines = [self._header()]
         lines += [
             "",
-            f"Win rate by seat (tied winners all win; fair share {1 / len(self.lineup):.1%}):",
+            f"Win share by seat (fair share {fair:.1%}; a game won by k tied players gives "
+            "each 1/k), and games won or shared:",
         ]
         lines += [
-            f"  seat {seat + 1} {row.strategy:<22} "
-            f"{format_rate(row.rate, row.ci_low, row.ci_high, int(row.n))}"
+            f"  seat {seat} {row.strategy:<22} {_share_and_either(row)}"
             for seat, row in self.win_rates("seat").iterrows()
         ]
-        lines += ["", "Win rate by strategy:"]
+        lines += ["", "Win share by strategy (per seat played), and games won or shared:"]
         lines += [
-            f"  {name:<29} {format_rate(row.rate, row.ci_low, row.ci_high, int(row.n))}"
+            f"  {name:<29} {_share_and_either(row)}"
             for name, row in self.win_rates("strategy").iterrows()
         ]
         if self.rotated:
@@ -370,12 +389,38 @@ class Run(ResultFolder):
         )
 
 
-def add_rate(values: dict[str, float], name: str, row) -> None:
-    """Put a rate row (rate, ci_low, ci_high, n) into a flat metrics dict."""
-    values[f"{name}_rate"] = row["rate"]
-    values[f"{name}_ci_low"] = row["ci_low"]
-    values[f"{name}_ci_high"] = row["ci_high"]
+def add_rate(values: dict[str, float], name: str, row, column: str = "rate") -> None:
+    """Put a rate row (``rate``, ``ci_low``, ``ci_high``, ``n``) into a flat metrics dict as
+    ``<name>_rate`` ...; another ``column`` (e.g. ``share``) takes its interval from
+    ``ci_low``/``ci_high`` if ``column`` is ``share`` or ``rate``, else from
+    ``<column>_ci_low``/``<column>_ci_high``."""
+    bounds = ("ci_low", "ci_high") if column in ("rate", "share") else (
+        f"{column}_ci_low",
+        f"{column}_ci_high",
+    )
+    values[f"{name}_rate"] = row[column]
+    values[f"{name}_ci_low"] = row[bounds[0]]
+    values[f"{name}_ci_high"] = row[bounds[1]]
     values[f"{name}_n"] = row["n"]
+
+
+def _widen_to_deals(shares: pd.DataFrame, per_deal: pd.DataFrame) -> None:
+    """Widen each seat's share interval (index: seat from 1) to cover the interval from
+    per-deal means of a rotated run (``rotation_seats``), in place."""
+    if per_deal.empty:
+        return
+    by_seat = per_deal.set_index(per_deal["seat"] + 1)
+    shares["ci_low"] = np.fmin(shares["ci_low"], by_seat["ci_low"].reindex(shares.index))
+    shares["ci_high"] = np.fmax(shares["ci_high"], by_seat["ci_high"].reindex(shares.index))
+
+
+def _share_and_either(row) -> str:
+    """A seat's or strategy's win share and games won or shared, as one summary column."""
+    either = format_rate(
+        row.won_or_shared, row.won_or_shared_ci_low, row.won_or_shared_ci_high, int(row.n)
+    )
+    share = format_rate(row.share, row.ci_low, row.ci_high, int(row.n))
+    return f"{share}; won or shared {either.split(' (n=')[0]}"
 
 
 def _one_or_rotated(labels: pd.Series) -> str:

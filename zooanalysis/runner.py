@@ -3,7 +3,13 @@
 A run is fixed by its seed: the games are cut into batches of a fixed size, each batch
 gets a seed spawned from ``numpy.random.SeedSequence(seed)``, and within a batch game ``i``
 has its own random stream. So the results are identical for any number of workers and
-either backend; only ``batch_size`` (part of the manifest) changes which streams are used.
+any backend; only ``batch_size`` (part of the manifest) changes which streams are used.
+
+Workers play a batch in chunks of about :func:`chunk_seconds` of work (sized from the
+measured speed, see :class:`ChunkSizer`): a compiled kernel cannot be interrupted, so short
+chunks are what lets Ctrl-C, checkpoints and the progress bar act within seconds whatever
+the strategy. Chunks never change results: game ``i`` of a batch plays the same in any
+chunk, and counts are integers, whose sums do not depend on the order of the additions.
 """
 
 from __future__ import annotations
@@ -13,8 +19,10 @@ import time
 import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from joblib import Parallel, delayed
@@ -97,29 +105,128 @@ def backend_context(backend: str, jobs: int, scheduler: str | None = None):
     yield BACKENDS[backend], jobs
 
 
-def run_batches(
-    job: BatchJob,
-    batches: Iterable[Batch],
+CHUNK_SECONDS: float | None = None
+"""Work per chunk a worker aims at (None: ``$ZOOSIM_CHUNK_SECONDS``, else 0.5): long enough
+that handing out chunks costs little, short enough that Ctrl-C, checkpoints and the
+progress bar never wait long for a compiled kernel (which cannot be interrupted)."""
+CHUNK_SECONDS_VARIABLE = "ZOOSIM_CHUNK_SECONDS"
+FIRST_CHUNK = 1
+"""Games in a run's first chunks, before any speed is measured."""
+CHUNK_GROWTH = 4
+"""A chunk is at most this many times the size of the last one measured."""
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """Games ``first .. first + games - 1`` of a batch: the unit of work handed to workers."""
+
+    batch: Batch
+    first: int
+    games: int
+
+    @property
+    def ends_batch(self) -> bool:
+        """Whether this chunk plays the last games of its batch."""
+        return self.first + self.games >= self.batch.games
+
+
+class ChunkSizer:
+    """Chooses chunk sizes from the measured speed: about ``seconds`` of work each.
+
+    Starts at :data:`FIRST_CHUNK` games and grows at most :data:`CHUNK_GROWTH` times per
+    measurement, so a slow strategy never gets a long first chunk; shrinks at once when
+    the games get slower. Chunk sizes never change results (see :func:`play`).
+    """
+
+    def __init__(self, seconds: float | None = None, first: int | None = None) -> None:
+        self.seconds = chunk_seconds() if seconds is None else seconds
+        self.size = max(1, FIRST_CHUNK if first is None else first)
+
+    def next_size(self, remaining: int) -> int:
+        """Games of the next chunk, with ``remaining`` games left in its batch."""
+        return max(1, min(self.size, remaining))
+
+    def measured(self, games: int, seconds: float) -> None:
+        """A chunk of ``games`` took ``seconds`` of a worker's time."""
+        if games < 1:
+            return
+        wanted = games * self.seconds / max(seconds, 1e-6)
+        self.size = max(1, int(min(wanted, CHUNK_GROWTH * max(games, self.size))))
+
+
+def chunk_seconds() -> float:
+    """Seconds of work per chunk: :data:`CHUNK_SECONDS`, ``$ZOOSIM_CHUNK_SECONDS`` or 0.5."""
+    if CHUNK_SECONDS is not None:
+        return CHUNK_SECONDS
+    text = os.environ.get(CHUNK_SECONDS_VARIABLE, "").strip()
+    if not text:
+        return 0.5
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = float("nan")
+    if not 0 < seconds < float("inf"):
+        raise UserError(
+            f"{CHUNK_SECONDS_VARIABLE}: {text!r} is not allowed: give a number of seconds "
+            "above 0, e.g. 0.5"
+        )
+    return seconds
+
+
+def chunks_of(
+    batches: Iterable[Batch], sizer: ChunkSizer, resume: tuple[int, int] = (0, 0)
+) -> Iterator[Chunk]:
+    """The batches cut into chunks of the sizer's size (asked when each chunk is made).
+
+    ``resume`` = (batch index, games already played of it): that batch starts there.
+    """
+    for batch in batches:
+        first = resume[1] if batch.index == resume[0] else 0
+        while first < batch.games:
+            games = sizer.next_size(batch.games - first)
+            yield Chunk(batch, first, games)
+            first += games
+
+
+@dataclass(frozen=True, eq=False)  # hashed by identity, as task queues need
+class TimedJob:
+    """A batch job that also says how long it took: ``(result, seconds)``."""
+
+    job: BatchJob
+
+    def __call__(self, batch_seed: int, n_games: int, first_game: int = 0):
+        """Play the games (see ``BatchJob``); returns (their result, seconds it took)."""
+        start = time.perf_counter()
+        result = self.job(batch_seed, n_games, first_game=first_game)
+        return result, time.perf_counter() - start
+
+
+def run_chunks(
+    call: Callable[..., Any],
+    chunks: Iterable[Chunk],
     jobs: int = 1,
     backend: str = "threads",
     scheduler: str | None = None,
-) -> Iterator[tuple[Batch, BatchResult]]:
-    """Play the batches, ``jobs`` at a time; yields (batch, result) in batch order.
+) -> Iterator[tuple[Chunk, Any]]:
+    """Call ``call(batch_seed, games, first_game=first)`` for every chunk, ``jobs`` at a
+    time; yields (chunk, its return value) in chunk order.
 
-    ``batches`` may be endless: batches are made only as workers need them, and a caller
-    that stops reading cancels the rest.
+    ``chunks`` may be endless: chunks are made only as workers need them (about two per
+    worker ahead), and a caller that stops reading cancels the rest. The main thread only
+    waits, never plays, so Ctrl-C and SIGTERM are seen at once; on the way out queued
+    chunks are dropped and running ones (short, see :class:`ChunkSizer`) are not waited
+    for beyond their end (threads) or are stopped (processes, Dask).
     """
     with backend_context(backend, jobs, scheduler) as (joblib_backend, n_jobs):
-        if n_jobs == 1:
-            for batch in batches:
-                yield batch, job(batch.seed, batch.games)
+        if joblib_backend == "threading" or n_jobs == 1:
+            yield from _in_threads(call, chunks, n_jobs)
             return
-        dispatched: deque[Batch] = deque()
+        dispatched: deque[Chunk] = deque()
 
         def tasks():
-            for batch in batches:
-                dispatched.append(batch)
-                yield delayed(job)(batch.seed, batch.games)
+            for chunk in chunks:
+                dispatched.append(chunk)
+                yield delayed(call)(chunk.batch.seed, chunk.games, first_game=chunk.first)
 
         workers = n_jobs if n_jobs > 0 else default_jobs()
         parallel = Parallel(
@@ -127,13 +234,44 @@ def run_batches(
             backend=joblib_backend,
             return_as="generator",
             pre_dispatch=f"{2 * workers}",
+            batch_size=1,  # each chunk is sized to its work already: never group them
         )
         with warnings.catch_warnings():
-            # a caller that stops early (--until-ci) leaves look-ahead batches unused on purpose
+            # a caller that stops early (--until-ci) leaves look-ahead chunks unused on purpose
             warnings.filterwarnings("ignore", message=".*tasks which were still being processed")
             warnings.filterwarnings("ignore", message=".*successfully executed +but not used")
             for result in parallel(tasks()):
                 yield dispatched.popleft(), result
+
+
+def _in_threads(
+    call: Callable[..., Any], chunks: Iterable[Chunk], workers: int
+) -> Iterator[tuple[Chunk, Any]]:
+    """:func:`run_chunks` on ``workers`` threads of this process (one for a serial run).
+
+    Compiled kernels release the GIL, so threads run them in parallel; the main thread
+    waits on each chunk's future, which a signal interrupts. On the way out the queued
+    chunks are cancelled and the pool is not joined: a running chunk ends by itself.
+    """
+    executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="zoosim-chunk")
+    pending: deque[tuple[Chunk, Future]] = deque()
+    source = iter(chunks)
+    try:
+        while True:
+            while len(pending) < 2 * workers:
+                chunk = next(source, None)
+                if chunk is None:
+                    break
+                future = executor.submit(
+                    call, chunk.batch.seed, chunk.games, first_game=chunk.first
+                )
+                pending.append((chunk, future))
+            if not pending:
+                return
+            chunk, future = pending.popleft()
+            yield chunk, future.result()
+    finally:
+        executor.shutdown(wait=False, cancel_futures=True)
 
 
 @dataclass
@@ -150,6 +288,85 @@ class RunTotals:
         return self.games / self.wall_seconds if self.wall_seconds > 0 else float("nan")
 
 
+@dataclass
+class Position:
+    """Where a run stands: the summed counts of its finished batches, and how far the batch
+    under way got. Updated in place by :func:`play` after every chunk, so it always holds
+    exactly the chunks played so far: what a checkpoint saves."""
+
+    totals: BatchResult = field(default_factory=dict)
+    """Summed counts of the finished batches (int64)."""
+    games: int = 0
+    """Games in ``totals``."""
+    batch: int = 0
+    """Index of the batch under way (the first one not finished)."""
+    batch_games: int = 0
+    """Games of that batch played so far."""
+    batch_counts: BatchResult = field(default_factory=dict)
+    """Their summed counts (int64; empty when ``batch_games`` is 0)."""
+    batch_rows: dict[str, list[np.ndarray]] = field(default_factory=dict)
+    """Their per-game rows, chunk by chunk (not kept in checkpoints)."""
+
+    @property
+    def games_played(self) -> int:
+        """Every game played: the finished batches' and the batch under way's."""
+        return self.games + self.batch_games
+
+    def add_chunk(self, chunk: Chunk, result: BatchResult) -> BatchResult | None:
+        """Count a chunk of the batch under way; when it ends its batch, that batch's whole
+        result (counts summed, rows joined), not yet in ``totals`` (see
+        :meth:`finish_batch`)."""
+        if chunk.batch.index != self.batch or chunk.first != self.batch_games:
+            raise RuntimeError(
+                f"chunk at game {chunk.first} of batch {chunk.batch.index} does not follow "
+                f"game {self.batch_games} of batch {self.batch}"
+            )
+        counts = {key: value for key, value in result.items() if not key.startswith("row_")}
+        if chunk.ends_batch:
+            whole = _summed({k: v.copy() for k, v in self.batch_counts.items()}, counts)
+            for key, parts in self.batch_rows.items():
+                whole[key] = np.concatenate([*parts, result[key]])
+            for key, value in result.items():
+                if key.startswith("row_") and key not in whole:
+                    whole[key] = value
+            return whole
+        self.batch_counts = _summed(self.batch_counts, counts)
+        for key, value in result.items():
+            if key.startswith("row_"):
+                self.batch_rows.setdefault(key, []).append(value)
+        self.batch_games += chunk.games
+        return None
+
+    def finish_batch(self, batch: Batch, result: BatchResult) -> None:
+        """Add a finished batch's counts to ``totals`` and move on to the next batch."""
+        _summed(self.totals, {k: v for k, v in result.items() if not k.startswith("row_")})
+        self.games += batch.games
+        self.batch = batch.index + 1
+        self.batch_games = 0
+        self.batch_counts = {}
+        self.batch_rows = {}
+
+
+def _summed(totals: BatchResult, counts: BatchResult) -> BatchResult:
+    """``totals`` with ``counts`` added (in place; new keys as int64 copies).
+
+    Counts must be integers: integer sums are exact in any order, which is what makes a
+    run's results independent of its chunks, workers and backend.
+    """
+    for key, value in counts.items():
+        if key in totals:
+            totals[key] += value
+            continue
+        if not (np.issubdtype(value.dtype, np.integer) or value.dtype == np.bool_):
+            raise TypeError(
+                f"count array {key!r} is {value.dtype}: a batch's counts must be integers "
+                "(a float sum would depend on how the batch is cut into chunks; keep it in "
+                "fixed point as int64)"
+            )
+        totals[key] = value.astype(np.int64, copy=True)
+    return totals
+
+
 def play(
     job: BatchJob,
     batches: Iterable[Batch],
@@ -161,45 +378,59 @@ def play(
     initial: BatchResult | None = None,
     games_done: int = 0,
     on_halt: Callable[[], None] | None = None,
+    *,
+    position: Position | None = None,
+    on_chunk: Callable[[Chunk], None] | None = None,
+    sizer: ChunkSizer | None = None,
 ) -> RunTotals:
-    """Play the batches in order and sum the count arrays.
+    """Play the batches in order, each in chunks sized to the measured speed (see
+    :class:`ChunkSizer`), and sum the count arrays.
 
-    Row arrays (keys starting with ``row_``) are not kept: ``on_batch`` receives every
-    batch's full result, in order, to store them, so memory stays constant. ``stop`` is
-    asked after each batch (in batch order) whether the totals so far are enough; the run
-    then ends there, whatever other batches were already under way. A resumed run passes
-    the counts so far as ``initial`` (updated in place) and their number of games.
+    The batch stays the unit of everything that fixes results: its seed, ``on_batch``
+    (called once per batch, in order, with the batch's whole result: counts summed over
+    its chunks, rows joined, so memory holds at most one batch of rows) and ``stop`` (asked
+    after each batch, in batch order, whether the totals so far are enough; the run then
+    ends there, whatever else was under way). Game ``g`` of a batch plays the same
+    whichever chunk holds it and counts are integers, so any chunking, workers and backend
+    give the same totals bit for bit.
 
-    ``on_halt`` is called when the batches stop coming because of an error or an interrupt
-    (Ctrl-C, SIGTERM, a lost cluster) while waiting for the next batch, where the totals
-    hold exactly the batches given to ``on_batch``: the moment to save a checkpoint.
+    The run's state is ``position`` (a resumed run passes the checkpoint's, which may end
+    inside a batch: that batch continues from there; else ``initial`` counts of
+    ``games_done`` games). It is updated in place after every chunk; ``on_chunk`` is then
+    called (progress bars, checkpoints). ``on_halt`` is called when the chunks stop
+    coming because of an error or an interrupt (Ctrl-C, SIGTERM, a lost cluster) while
+    waiting for the next one, where ``position`` holds exactly the chunks played: the
+    moment to save a checkpoint.
     """
     start = time.perf_counter()
-    totals: BatchResult = initial if initial is not None else {}
-    games = games_done
-    results = run_batches(job, batches, jobs, backend, scheduler)
-    while True:
-        try:
-            batch, result = next(results)
-        except StopIteration:
-            break
-        except BaseException:
-            if on_halt is not None:
-                with suppress(Exception):  # the first failure is the one to report
-                    on_halt()
-            raise
-        for key, value in result.items():
-            if key.startswith("row_"):
-                continue
-            if key in totals:
-                totals[key] += value
-            else:
-                wide = np.int64 if np.issubdtype(value.dtype, np.integer) else np.float64
-                totals[key] = value.astype(wide, copy=True)
-        games += batch.games
-        if on_batch is not None:
-            on_batch(batch, result)
-        if stop is not None and stop(totals):
-            results.close()
-            break
-    return RunTotals(totals, games, time.perf_counter() - start)
+    if position is None:
+        position = Position(initial if initial is not None else {}, games_done)
+    sizer = sizer or ChunkSizer()
+    chunks = chunks_of(batches, sizer, (position.batch, position.batch_games))
+    results = run_chunks(TimedJob(job), chunks, jobs, backend, scheduler)
+    try:
+        while True:
+            try:
+                chunk, (result, seconds) = next(results)
+            except StopIteration:
+                break
+            except BaseException:
+                if on_halt is not None:
+                    with suppress(Exception):  # the first failure is the one to report
+                        on_halt()
+                raise
+            sizer.measured(chunk.games, seconds)
+            if position.batch_games == 0:
+                position.batch = chunk.batch.index
+            whole = position.add_chunk(chunk, result)
+            if whole is not None and on_batch is not None:
+                on_batch(chunk.batch, whole)  # before the position moves: a failure here
+            if whole is not None:  # leaves it at the batch's last chunk but one
+                position.finish_batch(chunk.batch, whole)
+            if on_chunk is not None:
+                on_chunk(chunk)
+            if whole is not None and stop is not None and stop(position.totals):
+                break
+    finally:
+        results.close()
+    return RunTotals(position.totals, position.games, time.perf_counter() - start)

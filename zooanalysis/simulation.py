@@ -27,25 +27,37 @@ from zooanalysis.results import Run
 from zooanalysis.rotation import (
     RotatedBatch,
     distinct_labels,
+    labels_of_players,
     pair_table,
+    paired_scale,
     rotated_lineups,
+    seat_table,
     split_rotations,
     strategy_table,
 )
-from zooanalysis.runner import DEFAULT_BATCH_SIZE, Batch, default_jobs, play, stream_batches
+from zooanalysis.runner import (
+    DEFAULT_BATCH_SIZE,
+    Batch,
+    Chunk,
+    Position,
+    default_jobs,
+    play,
+    stream_batches,
+)
 from zooanalysis.stopping import stop_rule
 from zooanalysis.storage import (
     CHECKPOINT,
     FORMAT_VERSION,
     ROWS_CHECKSUMS,
     ROWS_FOLDER,
+    Checkpoint,
     OutputFolder,
     ResumeRefusedError,
     StorageError,
     environment,
     git_commit,
+    load_checkpoint,
     partial_path,
-    read_checkpoint,
     reserve_output,
     sha256,
     stamped,
@@ -100,18 +112,20 @@ def run_simulation(
 ) -> Run:
     """Play the run, write it to ``request.out`` (if set) and return its results.
 
-    ``on_progress`` is called with the number of games finished after every batch,
+    Batches are played in chunks of about half a second of work (``runner.ChunkSizer``):
+    ``on_progress`` is called with the number of games finished after every chunk,
     ``on_start`` once with the games a resumed run already has (0 for a new one), and, for
     ``--until-ci`` runs, ``on_estimate`` after every batch with the games the target is
     estimated to need (at most ``request.games``).
 
     No results are written unless the whole run completes. A run to disk reserves its
     folder (one writer; see ``storage.reserve_output``; a caller that reserved it already
-    passes ``folder``) and keeps a checkpoint in the hidden ``.NAME.partial`` folder, so
-    after Ctrl-C (``RunInterruptedError``), a failure or a killed process ``resume=True``
-    continues it to the same results. A checkpoint belongs to one request (a sha256 of
-    everything that fixes the results) and one version of the code: resuming with any
-    other is refused, naming what differs.
+    passes ``folder``) and keeps a checkpoint in the hidden ``.NAME.partial`` folder, saved
+    every few seconds at chunk granularity (a batch half played included), so after Ctrl-C
+    (``RunInterruptedError``), a failure or a killed process ``resume=True`` continues it
+    to the same results. A checkpoint belongs to one request (a sha256 of everything that
+    fixes the results) and one version of the code: resuming with any other is refused,
+    naming what differs.
     """
     game = request.game
     job = _batch_job(request)
@@ -125,9 +139,9 @@ def run_simulation(
             stream_batches(request.seed, request.batch_size, request.games),
             request.jobs,
             request.backend,
-            _progress_only(on_progress),
-            checked_stop,
-            request.scheduler,
+            stop=checked_stop,
+            scheduler=request.scheduler,
+            on_chunk=_progress_only(on_progress),
         )
         tables = _tables(request, totals.totals)
         return game.run_class()(_manifest(request, totals, tables, stop), tables)
@@ -152,31 +166,36 @@ def _run_to_folder(
     request.out = folder.path
     working = folder.working
     record = _start_or_resume(request, working, folder.resumed)
-    totals, state = read_checkpoint(working)
-    _check_checkpoint(working, state, totals, record, job)
+    checkpoint_file = load_checkpoint(working)
+    _check_checkpoint(working, checkpoint_file, record, job, request)
+    state = checkpoint_file.state
     state.setdefault("rows_sha256", {})
+    position = _position(checkpoint_file, request.with_rows)
     rows_folder = working / ROWS_FOLDER
     _drop_rows_after(rows_folder, state)
     if request.with_rows:
         _make_folder(rows_folder)
-    checkpoint = _Checkpointer(working, totals, state, record)
+    checkpoint = _Checkpointer(working, position, state, record)
     if on_start is not None:
-        on_start(state["games"])
+        on_start(position.games_played)
 
     def store_batch(batch: Batch, result: BatchResult) -> None:
         if request.with_rows:
             name = _rows_file(batch.index)
             digest = write_table(rows_folder / name, _rows_frame(batch, result, request.batch_size))
             checkpoint.state["rows_sha256"][name] = digest
-        checkpoint.batch_done(batch)
-        if on_progress is not None:
-            on_progress(batch.games)
 
-    batches = stream_batches(request.seed, request.batch_size, request.games, state["next_batch"])
-    if checked_stop is not None and state["games"] and checked_stop(totals):
+    def chunk_done(chunk: Chunk) -> None:
+        checkpoint.chunk_done()
+        if on_progress is not None:
+            on_progress(chunk.games)
+
+    batches = stream_batches(request.seed, request.batch_size, request.games, position.batch)
+    finished = position.games and not position.batch_games
+    if checked_stop is not None and finished and checked_stop(position.totals):
         batches = iter(())  # the checkpoint holds the batch where an --until-ci run stops
-    # Checkpoints are saved where counts and position agree: in store_batch, and when the
-    # batches stop coming (Ctrl-C, SIGTERM, a lost cluster) between two batches.
+    # Checkpoints are saved where counts and position agree: after a chunk (every few
+    # seconds), and when the chunks stop coming (Ctrl-C, SIGTERM, a lost cluster).
     played = play(
         job,
         batches,
@@ -185,9 +204,9 @@ def _run_to_folder(
         store_batch,
         checked_stop,
         request.scheduler,
-        initial=totals,
-        games_done=state["games"],
         on_halt=checkpoint.save_if_new,
+        position=position,
+        on_chunk=chunk_done,
     )
     played.wall_seconds += state["wall_seconds"]
     checkpoint.save_if_new()  # a failure while writing the results loses no games
@@ -231,21 +250,21 @@ def _batch_job(request: RunRequest):
     game = request.game
     if not request.rotate_seats:
         return game.batch_job(request.settings, request.lineup, request.with_rows)
-    labels = distinct_labels(request.lineup)
     return RotatedBatch(
         jobs=tuple(
             game.batch_job(request.settings, lineup, True)
             for lineup in rotated_lineups(request.lineup)
         ),
         row_wins=game.row_wins,
-        label_of_player=tuple(labels.index(player.label) for player in request.lineup),
+        label_of_player=labels_of_players(request.lineup),
         keep_rows=request.with_rows,
     )
 
 
 def _tables(request: RunRequest, totals: BatchResult) -> dict[str, pd.DataFrame]:
     """The run's tables; with seat rotation, every rotation's rows (column ``rotation``)
-    plus the paired comparisons (``rotation_strategies``, ``rotation_pairs``)."""
+    plus the paired comparisons (``rotation_strategies``, ``rotation_pairs``) and the seats'
+    shares over the rotations with per-deal intervals (``rotation_seats``)."""
     game = request.game
     if not request.rotate_seats:
         return game.tables(totals, request.settings, request.lineup)
@@ -261,8 +280,10 @@ def _tables(request: RunRequest, totals: BatchResult) -> dict[str, pd.DataFrame]
             ignore_index=True,
         )
     labels = distinct_labels(request.lineup)
-    tables["rotation_strategies"] = strategy_table(totals, labels).reset_index()
-    tables["rotation_pairs"] = pair_table(totals, labels)
+    scale = paired_scale(labels_of_players(request.lineup))
+    tables["rotation_strategies"] = strategy_table(totals, labels, scale).reset_index()
+    tables["rotation_pairs"] = pair_table(totals, labels, scale)
+    tables["rotation_seats"] = seat_table(totals, scale)
     return tables
 
 
@@ -273,41 +294,69 @@ last checkpoint, so at most this much work is played again."""
 
 
 class _Checkpointer:
-    """Saves a run's counts every few seconds so an interrupted run can be resumed."""
+    """Saves a run's counts and position every few seconds (at chunk granularity, a batch
+    under way included) so an interrupted run can be resumed."""
 
     def __init__(
-        self, folder: Path, totals: BatchResult, state: dict[str, Any], record: dict[str, Any]
+        self, folder: Path, position: Position, state: dict[str, Any], record: dict[str, Any]
     ) -> None:
         self.folder = folder
-        self.totals = totals
+        self.position = position
         self.state = dict(state)
         self.state["request_sha256"] = record["sha256"]
         self.state["request"] = record["request"]
         self.state["code"] = record["code"]
         self.started = time.perf_counter()
         self.saved = self.started
-        self.saved_games = self.state["games"]
+        self.saved_games = position.games_played
 
-    def batch_done(self, batch: Batch) -> None:
-        """Count a finished batch (already added to the totals); save now and then."""
-        self.state["next_batch"] = batch.index + 1
-        self.state["games"] += batch.games
+    def chunk_done(self) -> None:
+        """A chunk was counted in the position; save if the last save is old enough."""
         if time.perf_counter() - self.saved >= CHECKPOINT_SECONDS:
             self.save()
 
     def save(self) -> None:
         """Write the counts and position now."""
         now = time.perf_counter()
+        position = self.position
         state = dict(self.state)
+        state["next_batch"] = position.batch
+        state["batch_games"] = position.batch_games
+        state["games"] = position.games_played
         state["wall_seconds"] = self.state["wall_seconds"] + (now - self.started)
-        write_checkpoint(self.folder, self.totals, state)
+        write_checkpoint(
+            self.folder,
+            position.totals,
+            state,
+            position.batch_counts if position.batch_games else None,
+        )
         self.saved = now
-        self.saved_games = self.state["games"]
+        self.saved_games = position.games_played
 
     def save_if_new(self) -> None:
-        """Save if batches finished since the last checkpoint (the run is stopping)."""
-        if self.state["games"] > self.saved_games:
+        """Save if games were played since the last checkpoint (the run is stopping)."""
+        if self.position.games_played != self.saved_games:
             self.save()
+
+
+def _position(checkpoint: Checkpoint, with_rows: bool) -> Position:
+    """Where a run continues from its checkpoint (a fresh one: the start).
+
+    The rows of a batch under way are not in checkpoints: a run that keeps rows plays that
+    batch again from its start (its partial counts are dropped, so counts and rows agree).
+    """
+    state = checkpoint.state
+    batch_games = state.get("batch_games", 0)
+    finished = state["games"] - batch_games
+    if with_rows and batch_games:
+        return Position(checkpoint.totals, finished, state["next_batch"])
+    return Position(
+        checkpoint.totals,
+        finished,
+        state["next_batch"],
+        batch_games,
+        dict(checkpoint.batch_counts) if batch_games else {},
+    )
 
 
 def _rows_file(index: int) -> str:
@@ -413,14 +462,16 @@ def read_request_file(path: Path) -> dict[str, Any]:
 
 def _check_checkpoint(
     folder: Path,
-    state: dict[str, Any],
-    totals: BatchResult,
+    checkpoint: Checkpoint,
     record: dict[str, Any],
     job,
+    request: RunRequest,
 ) -> None:
-    """Refuse a checkpoint made for another request or code, or whose counts do not fit
-    this run's batches; one line naming what differs."""
-    if not totals and state["games"] == 0:
+    """Refuse a checkpoint made for another request or code, whose counts do not fit this
+    run's batches, or whose position is not one this run can reach; one line naming what
+    differs."""
+    state, totals = checkpoint.state, checkpoint.totals
+    if not totals and not checkpoint.batch_counts and state["games"] == 0:
         return
     path = folder / CHECKPOINT
     if state.get("request_sha256") != record["sha256"]:
@@ -436,22 +487,58 @@ def _check_checkpoint(
         )
     sample = job(0, 1)
     expected = {key: np.shape(value) for key, value in sample.items() if not key.startswith("row_")}
-    found = {key: np.shape(value) for key, value in totals.items()}
-    if expected != found:
-        missing = sorted(set(expected) - set(found))
-        extra = sorted(set(found) - set(expected))
-        shaped = sorted(k for k in set(expected) & set(found) if expected[k] != found[k])
-        parts = [
-            f"{label}: {', '.join(keys)}"
-            for label, keys in (
-                ("missing", missing),
-                ("not made by this run", extra),
-                ("of another shape", shaped),
+    parts = [("", totals), ("of the batch under way ", checkpoint.batch_counts)]
+    for label, counts in parts:
+        found = {key: np.shape(value) for key, value in counts.items()}
+        if found and expected != found:
+            raise ResumeRefusedError(
+                f"--resume: the counts {label}in {path} do not fit this run's batches "
+                f"({_shape_differences(expected, found)})"
             )
-            if keys
-        ]
+    _check_position(path, state, request)
+    if (state["games"] > state["batch_games"]) != bool(totals) or (
+        state["batch_games"] > 0
+    ) != bool(checkpoint.batch_counts):
         raise ResumeRefusedError(
-            f"--resume: the counts in {path} do not fit this run's batches ({'; '.join(parts)})"
+            f"--resume: {path} lacks the counts of games its position says were played; "
+            "the checkpoint was changed or damaged"
+        )
+
+
+def _shape_differences(expected: dict[str, tuple], found: dict[str, tuple]) -> str:
+    """``missing: A; not made by this run: B; of another shape: C`` for two key->shape maps."""
+    missing = sorted(set(expected) - set(found))
+    extra = sorted(set(found) - set(expected))
+    shaped = sorted(k for k in set(expected) & set(found) if expected[k] != found[k])
+    return "; ".join(
+        f"{label}: {', '.join(keys)}"
+        for label, keys in (
+            ("missing", missing),
+            ("not made by this run", extra),
+            ("of another shape", shaped),
+        )
+        if keys
+    )
+
+
+def _check_position(path: Path, state: dict[str, Any], request: RunRequest) -> None:
+    """Refuse a position this run's batches cannot reach: the finished batches must hold
+    exactly their games, and the batch under way fewer games than it has."""
+    batch, size = state["next_batch"], request.batch_size
+    partial = state.get("batch_games", 0)
+    values = (batch, partial, state["games"])
+    if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in values):
+        raise ResumeRefusedError(
+            f"--resume: {path} holds no position (next_batch, batch_games and games must be "
+            "whole numbers, at least 0); the checkpoint was changed or damaged"
+        )
+    finished = min(batch * size, request.games)
+    under_way = min(size, request.games - batch * size)
+    if state["games"] - partial != finished or partial >= max(under_way, 1):
+        raise ResumeRefusedError(
+            f"--resume: {path} says {state['games']:,} games with {partial:,} of batch "
+            f"{batch} under way, which batches of {size:,} games never give; the checkpoint "
+            "was changed or damaged"
         )
 
 
@@ -543,17 +630,17 @@ def simulate(
 def _progress_only(on_progress: Callable[[int], None] | None):
     if on_progress is None:
         return None
-    return lambda batch, _result: on_progress(batch.games)
+    return lambda chunk: on_progress(chunk.games)
 
 
 def _rows_frame(batch: Batch, result: BatchResult, batch_size: int) -> pd.DataFrame:
     """One batch's per-game rows as a DataFrame (game number = position in the run; a
-    rotated run has one row per game and rotation, column ``rotation``)."""
+    rotated run has one row per game and rotation, column ``rotation``, deal by deal)."""
     first = batch.index * batch_size
     count = next(
         (len(values) for key, values in result.items() if key.startswith("row_")), batch.games
     )
-    frame = pd.DataFrame({"game": first + np.arange(count) % batch.games})
+    frame = pd.DataFrame({"game": first + np.arange(count) // (count // batch.games)})
     for key, values in result.items():
         if not key.startswith("row_"):
             continue

@@ -1,7 +1,9 @@
 """Win rates with confidence intervals, their display, and comparing two rates.
 
 Intervals are Wilson score intervals: unlike the normal approximation they stay inside
-[0, 1] and behave sensibly for rates near 0 or 1 and for few trials.
+[0, 1] and behave sensibly for rates near 0 or 1 and for few trials. They also serve win
+shares (a game shared by k winners counts 1/k, so successes need not be whole): an outcome
+in [0, 1] with mean p has a variance of at most p(1 - p), so the interval is conservative.
 """
 
 from __future__ import annotations
@@ -131,6 +133,76 @@ def two_proportion_test(s1: float, n1: float, s2: float, n2: float) -> float:
         return 1.0
     z = (s1 / n1 - s2 / n2) / se
     return float(min(1.0, 2.0 * norm.sf(abs(z))))
+
+
+def same_games_difference(
+    share_a: float, share_b: float, games: float, seats_a: int = 1, seats_b: int = 1
+) -> tuple[float, float, float, float]:
+    """``share_a - share_b`` with its 95% interval and two-sided p-value, for two groups of
+    seats that played the same games (two cells of one multinomial draw per game).
+
+    ``share_a`` is the mean win share per seat of a group of ``seats_a`` seats (a seat's
+    share: 1/k of each game it won with k tied winners). Per game, the group's total share
+    X_a lies in [0, 1] and X_a + X_b <= 1, so Var(X_a/m_a - X_b/m_b) <= share_a/m_a +
+    share_b/m_b - difference²: exact for single seats without ties, conservative otherwise.
+    Returns ``(difference, low, high, p)``; p is nan without games.
+    """
+    difference = share_a - share_b
+    if games <= 0:
+        return difference, math.nan, math.nan, math.nan
+    variance = max(share_a / seats_a + share_b / seats_b - difference * difference, 0.0)
+    se = math.sqrt(variance / games)
+    z = 1.959963984540054
+    if se == 0.0:
+        p = 1.0 if difference == 0 else 0.0
+    else:
+        p = float(min(1.0, 2.0 * norm.sf(abs(difference) / se)))
+    return difference, difference - z * se, difference + z * se, p
+
+
+def share_test(share: float, reference: float, n: float) -> float:
+    """Two-sided p-value of the score test that a share (or rate) over ``n`` trials equals
+    ``reference``: the test whose acceptance region is the Wilson interval, so p < 0.05
+    exactly when the 95% Wilson interval excludes ``reference``. Conservative for shares
+    with ties (variance at most p(1 - p)). nan without trials."""
+    if n <= 0 or not 0.0 < reference < 1.0:
+        return math.nan
+    z = (share - reference) / math.sqrt(reference * (1.0 - reference) / n)
+    return float(min(1.0, 2.0 * norm.sf(abs(z))))
+
+
+def cluster_interval(sums: ArrayLike, trials: ArrayLike) -> tuple[float, float, float]:
+    """A share and its 95% interval when trials come in clusters that are not independent
+    of each other inside (e.g. the games of one batch of deals, played by every lineup):
+    the ratio of the totals, with the cluster-robust variance
+    B/(B-1) * sum_b (S_b - p N_b)^2 / N^2 over the B clusters (S_b summed successes, N_b
+    trials). nan bounds with fewer than two clusters."""
+    s = np.asarray(sums, dtype=float)
+    n = np.asarray(trials, dtype=float)
+    total = n.sum()
+    if total <= 0:
+        return math.nan, math.nan, math.nan
+    p = float(s.sum() / total)
+    clusters = len(s)
+    if clusters < 2:
+        return p, math.nan, math.nan
+    variance = clusters / (clusters - 1) * float(((s - p * n) ** 2).sum()) / total**2
+    half = 1.959963984540054 * math.sqrt(variance)
+    return p, max(0.0, p - half), min(1.0, p + half)
+
+
+def holm(p_values: ArrayLike) -> np.ndarray:
+    """Holm-Bonferroni adjusted p-values (nan stays nan): reject where the adjusted p is
+    below the level, and the chance of any false alarm among the tests stays below it."""
+    p = np.asarray(p_values, dtype=float)
+    adjusted = np.full_like(p, np.nan)
+    valid = np.flatnonzero(~np.isnan(p))
+    order = valid[np.argsort(p[valid], kind="stable")]
+    running = 0.0
+    for rank, index in enumerate(order):
+        running = max(running, min(1.0, (len(order) - rank) * p[index]))
+        adjusted[index] = running
+    return adjusted
 
 
 def moments(total: float, squares: float, n: float) -> tuple[float, float]:

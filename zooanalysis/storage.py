@@ -46,8 +46,11 @@ ROWS_CHECKSUMS = "rows_sha256.json"
 """Next to ``games/``: the sha256 of every batch file of per-game rows (itself listed in
 the manifest's checksums); ``games/`` holds only Parquet files."""
 CHECKPOINT = "checkpoint.npz"
-"""A run's counts so far and its position (``CHECKPOINT_STATE``, JSON), in one file."""
+"""A run's counts so far (finished batches, and the batch under way apart) and its
+position (``CHECKPOINT_STATE``, JSON), in one file."""
 CHECKPOINT_STATE = "__checkpoint_state__"
+BATCH_COUNTS = "__batch_under_way__/"
+"""Prefix, in a checkpoint, of the counts of the batch under way (played in part)."""
 FORMAT_VERSION = 1
 """Version of the layout of result folders (manifest fields, table checksums). A reader
 refuses a folder of a version it does not know; folders without one predate versioning."""
@@ -434,42 +437,72 @@ def stamped(manifest: Mapping[str, Any], checksums: Mapping[str, str]) -> dict[s
 # --- checkpoints -----------------------------------------------------------------------------
 
 
+@dataclass
+class Checkpoint:
+    """A run's saved state: the summed counts of its finished batches, the counts of the
+    batch under way (empty if none) and the position, JSON (``next_batch``: the batch under
+    way, ``batch_games``: its games played, ``games``: every game played, ...)."""
+
+    totals: dict[str, np.ndarray]
+    state: dict[str, Any]
+    batch_counts: dict[str, np.ndarray]
+
+
 def write_checkpoint(
-    folder: Path, totals: Mapping[str, np.ndarray], state: Mapping[str, Any]
+    folder: Path,
+    totals: Mapping[str, np.ndarray],
+    state: Mapping[str, Any],
+    batch_counts: Mapping[str, np.ndarray] | None = None,
 ) -> None:
-    """Save a run's summed counts and where it stands, together in one file replaced
-    atomically (and flushed to disk), so a killed process never leaves counts and
-    position out of step."""
+    """Save a run's summed counts (and those of the batch under way) and where it stands,
+    together in one file replaced atomically (and flushed to disk), so a killed process
+    never leaves counts and position out of step."""
     buffer = io.BytesIO()
     position = np.frombuffer(json.dumps(dict(state)).encode("utf-8"), dtype=np.uint8)
-    np.savez_compressed(buffer, **totals, **{CHECKPOINT_STATE: position})
+    under_way = {f"{BATCH_COUNTS}{key}": value for key, value in (batch_counts or {}).items()}
+    np.savez_compressed(buffer, **totals, **under_way, **{CHECKPOINT_STATE: position})
     write_file_durably(Path(folder) / CHECKPOINT, buffer.getvalue())
 
 
-def read_checkpoint(folder: Path) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-    """The counts and state of the last checkpoint ({} and a fresh state if none yet).
+def load_checkpoint(folder: Path) -> Checkpoint:
+    """The last checkpoint in ``folder`` (a fresh one if none yet).
 
     A damaged checkpoint (truncated, empty, flipped bytes ...) is one :class:`StorageError`
     line naming the file and the cause.
     """
     path = Path(folder) / CHECKPOINT
     if not path.is_file():
-        return {}, {"next_batch": 0, "games": 0, "wall_seconds": 0.0}
+        fresh = {"next_batch": 0, "batch_games": 0, "games": 0, "wall_seconds": 0.0}
+        return Checkpoint({}, fresh, {})
     try:
         with np.load(path, allow_pickle=False) as stored:
             if CHECKPOINT_STATE not in stored.files:
                 raise ValueError("it holds no position")
             state = json.loads(stored[CHECKPOINT_STATE].tobytes().decode("utf-8"))
-            totals = {key: stored[key].copy() for key in stored.files if key != CHECKPOINT_STATE}
+            arrays = {key: stored[key].copy() for key in stored.files if key != CHECKPOINT_STATE}
         if not isinstance(state, dict) or not {"next_batch", "games"} <= set(state):
             raise ValueError("its position is incomplete")
+        state.setdefault("batch_games", 0)
     except (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile) as error:
         if isinstance(error, OSError) and not isinstance(error, zipfile.BadZipFile):
             cause = _cause(error)
         else:
             cause = _damage(error)
         raise ResumeRefusedError(f"{path}: the checkpoint is damaged ({cause})") from None
-    return totals, state
+    totals = {key: value for key, value in arrays.items() if not key.startswith(BATCH_COUNTS)}
+    under_way = {
+        key.removeprefix(BATCH_COUNTS): value
+        for key, value in arrays.items()
+        if key.startswith(BATCH_COUNTS)
+    }
+    return Checkpoint(totals, state, under_way)
+
+
+def read_checkpoint(folder: Path) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """The counts of the finished batches and the state of the last checkpoint ({} and a
+    fresh state if none yet); see :func:`load_checkpoint` for the batch under way."""
+    checkpoint = load_checkpoint(folder)
+    return checkpoint.totals, checkpoint.state
 
 
 # --- reading ---------------------------------------------------------------------------------

@@ -324,7 +324,7 @@ def sweep_summary(folder: Path, name: str | None = None) -> str:
         [
             f"{get_game(spec['game']).title} sweep {name or folder.name}: {len(table)} cells x "
             f"{spec['games']:,} games, seed {spec['seed']} (the same deals in every cell)",
-            "Win rate by seat, % [95% CI]:",
+            "Win share by seat (a game won by k tied winners gives each 1/k), % [95% CI]:",
             shown.to_string(index=False),
             "",
             f"Every metric with its CI, one row per cell: {folder / 'cells.parquet'}",

@@ -6,7 +6,10 @@ rotations of seeded random orders otherwise; for a field larger than the table, 
 the strategies), all on the same deals (common random numbers). Every game adds, for every
 pair of seats, which of the two strategies finished ahead. From that pairwise win matrix
 come Bradley-Terry ratings (maximum likelihood; 95% intervals from a bootstrap over
-batches, since the meetings inside one game are not independent) and a ranking.
+batches, since the meetings inside one game are not independent) and a ranking. Every game
+also adds each strategy's and each seat's win share (a game won by k tied winners gives each
+1/k): since every strategy sits in every seat equally often, the seats' shares pooled over
+all seatings answer whether seat order matters, with the strategies balanced out.
 """
 
 from __future__ import annotations
@@ -24,8 +27,9 @@ from scipy.optimize import minimize
 
 from zooanalysis.errors import UserError
 from zooanalysis.games.base import BatchJob, BatchResult, Game
+from zooanalysis.outcome import share_unit, win_share_units
 from zooanalysis.results import ResultFolder
-from zooanalysis.stats import rate_table
+from zooanalysis.stats import cluster_interval, rate_table
 from zooanalysis.strategy_spec import PlayerSpec
 
 MAX_ALL_ORDERS = 24
@@ -84,11 +88,18 @@ class PairwiseBatch:
     standings: Callable[[BatchResult], np.ndarray]
     strategy_of_seat: tuple[int, ...]
     strategies: int
+    row_wins: Callable[[BatchResult], np.ndarray] | None = None
+    """The game's (games x seats) winner flags (default: the best standing wins)."""
 
-    def __call__(self, batch_seed: int, n_games: int) -> BatchResult:
-        """Counts: ``ahead[a, b]`` games strategy a finished ahead of b, ``level[a, b]`` ties,
-        ``wins[a]``/``seat_games[a]`` for the win rates (tied winners all win)."""
-        result = self.job(batch_seed, n_games)
+    def __call__(self, batch_seed: int, n_games: int, first_game: int = 0) -> BatchResult:
+        """Counts of games ``first_game .. first_game + n_games - 1`` of the batch seeded
+        ``batch_seed``: ``ahead[a, b]`` games strategy a finished ahead of b, ``level[a, b]``
+        ties; per strategy ``wins`` (tied winners all win), ``shares`` (win shares, 1/k for
+        each of k tied winners) and ``seat_games``; per seat ``seat_wins``, ``seat_shares``
+        and ``seat_played``; per strategy and seat ``strategy_seat_shares`` and
+        ``strategy_seat_games``. Shares are whole numbers of ``1 / share_unit(seats)``
+        (:data:`SHARE_KEYS`), so that they add up exactly however a batch is chunked."""
+        result = self.job(batch_seed, n_games, first_game=first_game)
         standing = self.standings(result)  # games x seats, higher is better
         k = self.strategies
         ahead = np.zeros((k, k), dtype=np.int64)
@@ -104,14 +115,34 @@ class PairwiseBatch:
                     ties = int(np.sum(standing[:, first] == standing[:, second]))
                     level[a, b] += ties
                     level[b, a] += ties
-        best = standing.max(axis=1, keepdims=True)
-        won = standing == best
+        if self.row_wins is None:
+            won = standing == standing.max(axis=1, keepdims=True)
+        else:
+            won = np.asarray(self.row_wins(result), dtype=bool)
+        share = win_share_units(won)
         wins = np.zeros(k, dtype=np.int64)
+        shares = np.zeros(k, dtype=np.int64)
         seat_games = np.zeros(k, dtype=np.int64)
+        by_seat_share = np.zeros((k, seats), dtype=np.int64)
+        by_seat_games = np.zeros((k, seats), dtype=np.int64)
         for seat, strategy in enumerate(self.strategy_of_seat):
             wins[strategy] += int(won[:, seat].sum())
+            shares[strategy] += share[:, seat].sum()
             seat_games[strategy] += n_games
-        return {"ahead": ahead, "level": level, "wins": wins, "seat_games": seat_games}
+            by_seat_share[strategy, seat] += share[:, seat].sum()
+            by_seat_games[strategy, seat] += n_games
+        return {
+            "ahead": ahead,
+            "level": level,
+            "wins": wins,
+            "shares": shares,
+            "seat_games": seat_games,
+            "seat_wins": won.sum(axis=0).astype(np.int64),
+            "seat_shares": share.sum(axis=0),
+            "seat_played": np.full(seats, n_games, dtype=np.int64),
+            "strategy_seat_shares": by_seat_share,
+            "strategy_seat_games": by_seat_games,
+        }
 
 
 def pairwise_table(totals: BatchResult, labels: Sequence[str]) -> pd.DataFrame:
@@ -199,14 +230,87 @@ def bradley_terry(
     return table
 
 
-def win_rate_table(totals: BatchResult, labels: Sequence[str]) -> pd.DataFrame:
-    """Each strategy's share of its seat-games won (tied winners all win), with 95% CI."""
-    rates = rate_table(
-        pd.Series(totals["wins"], index=list(labels)),
-        pd.Series(totals["seat_games"], index=list(labels)),
+CLUSTER_KEYS = ("shares", "seat_games", "seat_shares", "seat_played")
+"""What a tournament keeps per cluster of deals (batch) for the win shares' intervals."""
+SHARE_KEYS = ("shares", "seat_shares", "strategy_seat_shares")
+"""Counts of :class:`PairwiseBatch` kept in whole units of ``1 / share_unit(seats)``."""
+
+
+def in_shares(counts: BatchResult, unit: int) -> BatchResult:
+    """``counts`` with the :data:`SHARE_KEYS` turned from whole units into win shares."""
+    return {key: value / unit if key in SHARE_KEYS else value for key, value in counts.items()}
+
+
+def win_rate_table(
+    totals: BatchResult, labels: Sequence[str], clusters: Sequence[BatchResult] = ()
+) -> pd.DataFrame:
+    """Each strategy's win share of its seat-games (a game won by k tied winners gives
+    each 1/k) with its 95% interval, and its seat-games won or shared (tied winners all
+    win) with theirs. Every lineup plays the same deals, so the share's Wilson interval is
+    widened, where needed, to the cluster-robust one over ``clusters`` (batches of deals)."""
+    index = pd.Index(list(labels), name="strategy")
+    table = _share_columns(
+        pd.Series(totals["shares"], index=index),
+        pd.Series(totals["wins"], index=index),
+        pd.Series(totals["seat_games"], index=index),
     )
-    rates.index.name = "strategy"
-    return rates
+    _widen_to_clusters(table, clusters, "shares", "seat_games")
+    return table
+
+
+def seat_table(
+    totals: BatchResult, seats: int, clusters: Sequence[BatchResult] = ()
+) -> pd.DataFrame:
+    """Each seat's win share pooled over every seating (every strategy sat in every seat
+    equally often), with its 95% interval (widened as in :func:`win_rate_table`), games won
+    or shared and the fair share."""
+    index = pd.Index(np.arange(1, seats + 1), name="seat")
+    table = _share_columns(
+        pd.Series(totals["seat_shares"], index=index),
+        pd.Series(totals["seat_wins"], index=index),
+        pd.Series(totals["seat_played"], index=index),
+    )
+    _widen_to_clusters(table, clusters, "seat_shares", "seat_played")
+    table["fair_share"] = 1.0 / seats
+    return table
+
+
+def _widen_to_clusters(
+    table: pd.DataFrame, clusters: Sequence[BatchResult], sums: str, trials: str
+) -> None:
+    """Widen ``table``'s share intervals, row by row, to the cluster-robust interval over
+    the clusters' ``sums`` and ``trials`` (nothing with fewer than two clusters)."""
+    if len(clusters) < 2:
+        return
+    for row in range(len(table)):
+        _, low, high = cluster_interval(
+            [c[sums][row] for c in clusters], [c[trials][row] for c in clusters]
+        )
+        table.iloc[row, table.columns.get_loc("ci_low")] = np.fmin(table["ci_low"].iloc[row], low)
+        table.iloc[row, table.columns.get_loc("ci_high")] = np.fmax(
+            table["ci_high"].iloc[row], high
+        )
+
+
+def strategy_seat_table(totals: BatchResult, labels: Sequence[str]) -> pd.DataFrame:
+    """Each strategy's win share in each seat (seats from 1), with its 95% interval."""
+    shares = totals["strategy_seat_shares"]
+    games = totals["strategy_seat_games"]
+    strategy, seat = np.nonzero(games)
+    rates = rate_table(shares[strategy, seat], games[strategy, seat])
+    rates.insert(0, "seat", seat + 1)
+    rates.insert(0, "strategy", np.asarray(list(labels), dtype=object)[strategy])
+    return rates.rename(columns={"rate": "share"})
+
+
+def _share_columns(shares: pd.Series, wins: pd.Series, trials: pd.Series) -> pd.DataFrame:
+    """``share, ci_low, ci_high, n, won_or_shared`` (+ its interval) from sums and trials."""
+    table = rate_table(shares, trials).rename(columns={"rate": "share"})
+    either = rate_table(wins, trials)
+    table["won_or_shared"] = either["rate"]
+    table["won_or_shared_ci_low"] = either["ci_low"]
+    table["won_or_shared_ci_high"] = either["ci_high"]
+    return table
 
 
 def pairwise_job(
@@ -218,6 +322,7 @@ def pairwise_job(
         standings=game.row_standings,
         strategy_of_seat=tuple(order),
         strategies=strategies,
+        row_wins=game.row_wins,
     )
 
 
@@ -327,12 +432,19 @@ def _play_tournament(
     totals: BatchResult = {}
     # batch j of every lineup plays the same deals: together they are one bootstrap cluster
     clusters: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    # the same clusters' win shares (and their trials) per strategy and per seat
+    shared: dict[int, dict[str, np.ndarray]] = {}
 
     def keep_batch(batch, result: BatchResult) -> None:
         ahead, level = clusters.get(batch.index, (0, 0))
         clusters[batch.index] = (ahead + result["ahead"], level + result["level"])
+        mine = shared.setdefault(batch.index, {})
+        for key in CLUSTER_KEYS:
+            mine[key] = mine.get(key, 0) + result[key]
+
+    def chunk_done(chunk) -> None:
         if on_progress is not None:
-            on_progress(batch.games)
+            on_progress(chunk.games)
 
     wall = 0.0
     for order in orders:
@@ -346,12 +458,18 @@ def _play_tournament(
             request.backend,
             keep_batch,
             initial=totals,
+            on_chunk=chunk_done,
         )
         wall += played.wall_seconds
+    unit = share_unit(request.seats)
+    totals = in_shares(totals, unit)
+    per_cluster = [in_shares(cluster, unit) for cluster in shared.values()]
     tables = {
         "ratings": bradley_terry(totals, labels, list(clusters.values()), seed=request.seed),
         "pairwise": pairwise_table(totals, labels),
-        "win_rates": win_rate_table(totals, labels).reset_index(),
+        "win_rates": win_rate_table(totals, labels, per_cluster).reset_index(),
+        "seats": seat_table(totals, request.seats, per_cluster).reset_index(),
+        "strategy_seats": strategy_seat_table(totals, labels),
         "lineups": pd.DataFrame(
             {
                 "lineup": range(len(orders)),
@@ -389,7 +507,7 @@ def _tournament_manifest(request: TournamentRequest, labels, orders, each, size,
         "games_per_second": round(games / wall, 1) if wall else None,
         "command": sys.argv,
         "environment": environment(),
-        "tables": ["lineups", "pairwise", "ratings", "win_rates"],
+        "tables": ["lineups", "pairwise", "ratings", "seats", "strategy_seats", "win_rates"],
     }
 
 
@@ -427,8 +545,18 @@ class TournamentResult(ResultFolder):
         return table.pivot(index="strategy", columns="versus", values="rate")
 
     def win_rates(self) -> pd.DataFrame:
-        """Each strategy's share of seat-games won (tied winners all win), with 95% CI."""
+        """Each strategy's win share of its seat-games (ties split: 1/k for each of k tied
+        winners) with 95% CI, and its seat-games won or shared."""
         return self.table("win_rates").set_index("strategy")
+
+    def seats(self) -> pd.DataFrame:
+        """Each seat's win share (seats from 1) pooled over all seatings, with 95% CI, next
+        to the fair share: the tournament's answer to whether seat order matters."""
+        return self.table("seats").set_index("seat")
+
+    def strategy_seats(self) -> pd.DataFrame:
+        """Each strategy's win share in each seat (seats from 1), with 95% CI."""
+        return self.table("strategy_seats")
 
     def summary(self) -> str:
         """Ranking, ratings and the pairwise matrix as text."""
@@ -440,15 +568,26 @@ class TournamentResult(ResultFolder):
             f"lineups of {m['seats']} seats x {m['games_per_lineup']:,} games "
             f"({m['games']:,} games, the same deals for every lineup), seed {m['seed']}",
             "",
-            "Ranking (Bradley-Terry rating, Elo-like points, 95% bootstrap CI; win rate):",
+            "Ranking (Bradley-Terry rating, Elo-like points, 95% bootstrap CI; win share per "
+            "seat-game, ties split):",
         ]
         wins = self.win_rates()
         for row in self.ratings().itertuples():
             win = wins.loc[row.strategy]
             lines.append(
                 f"  {row.rank}. {row.strategy:<26} {row.rating:+7.1f} "
-                f"[{row.ci_low:+.1f}, {row.ci_high:+.1f}]   wins "
-                f"{format_rate(win.rate, win.ci_low, win.ci_high, int(win.n))}"
+                f"[{row.ci_low:+.1f}, {row.ci_high:+.1f}]   win share "
+                f"{format_rate(win.share, win.ci_low, win.ci_high, int(win.n))}"
+            )
+        seats = self.seats()
+        lines += [
+            "",
+            f"Win share by seat, pooled over every seating (fair share "
+            f"{1 / len(seats):.1%}):",
+        ]
+        for seat, row in seats.iterrows():
+            lines.append(
+                f"  seat {seat:<3} {format_rate(row.share, row.ci_low, row.ci_high, int(row.n))}"
             )
         matrix = self.pairwise_matrix()
         lines += [

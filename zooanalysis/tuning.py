@@ -183,7 +183,7 @@ def evaluate(request: TuneRequest, player: PlayerSpec, games: int, seed: int) ->
                 jobs=request.jobs,
             )
         )
-        seat_row = run.win_rates("seat").loc[seat]
+        seat_row = run.win_rates("seat").loc[seat + 1]
         wins += int(seat_row["wins"])
         trials += int(seat_row["games"])
     return wins, trials

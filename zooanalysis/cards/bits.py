@@ -111,6 +111,27 @@ def suit_ranks(mask, suit: int) -> int:
     return np.int64((np.uint64(mask) >> np.uint64(16 * suit)) & _LANE)
 
 
+@njit(cache=True, nogil=True, error_model="numpy")
+def rank_union(mask) -> int:
+    """The ranks held in any suit of ``mask`` as a 16-bit mask (bit ``rank``)."""
+    m = np.uint64(mask)
+    lanes = m | (m >> np.uint64(16)) | (m >> np.uint64(32)) | (m >> np.uint64(48))
+    return np.int64(lanes & _LANE)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def shortest_suit(mask) -> int:
+    """The suit holding the fewest faces of ``mask`` among the suits it holds at all (the
+    lowest suit number on ties), or -1 if ``mask`` is empty: "the shortest suit"."""
+    m = np.uint64(mask)
+    best, fewest = -1, 65
+    for suit in range(N_SUITS):
+        count = count_faces((m >> np.uint64(16 * suit)) & _LANE)
+        if 0 < count < fewest:
+            best, fewest = suit, count
+    return best
+
+
 def mask_of(faces: Iterable[int]) -> np.uint64:
     """The mask of a collection of suited faces (plain Python)."""
     mask = 0

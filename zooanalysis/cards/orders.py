@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from zooanalysis.cards.bits import EMPTY, suit_ranks
+from zooanalysis.cards.bits import EMPTY, rank_union, suit_ranks
 from zooanalysis.cards.encoding import N_SUITS, RANK_SLOTS
 from zooanalysis.errors import SettingsError
 
@@ -124,6 +124,45 @@ def weakest_of_each_suit(mask, order: int, direction: int) -> np.uint64:
         if face >= 0:
             out |= np.uint64(1) << np.uint64(face)
     return out
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def weakest_card(mask, order: int, direction: int) -> int:
+    """The face of the weakest card in the face mask ``mask`` regardless of suit (of equal
+    ranks, the lowest suit number), or -1 if ``mask`` is empty."""
+    ranks = rank_union(mask)
+    if ranks == 0:
+        return -1
+    for s in range(RANK_SLOTS):
+        rank = RANK_AT_STRENGTH[order, direction, s]
+        if ranks >> rank & 1:
+            return _lowest_suit_with(mask, rank)
+    return -1
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def strongest_card(mask, order: int, direction: int) -> int:
+    """The face of the strongest card in the face mask ``mask`` regardless of suit (of equal
+    ranks, the lowest suit number), or -1 if ``mask`` is empty."""
+    ranks = rank_union(mask)
+    if ranks == 0:
+        return -1
+    for s in range(RANK_SLOTS - 1, -1, -1):
+        rank = RANK_AT_STRENGTH[order, direction, s]
+        if ranks >> rank & 1:
+            return _lowest_suit_with(mask, rank)
+    return -1
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _lowest_suit_with(mask, rank: int) -> int:
+    """The face of ``rank`` in the lowest suit of ``mask`` that holds it (-1 if none)."""
+    m = np.uint64(mask)
+    for suit in range(N_SUITS):
+        face = suit * RANK_SLOTS + rank
+        if (m >> np.uint64(face)) & np.uint64(1):
+            return face
+    return -1
 
 
 def parse_order(name: str, key: str) -> int:

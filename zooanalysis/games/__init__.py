@@ -9,7 +9,10 @@ from zooanalysis.games.base import Game
 
 _BUILT_IN = {
     "bluff": "zooanalysis.games.bluff.game:GAME",
+    "chai-tea-jazz": "zooanalysis.games.chai_tea_jazz.game:GAME",
+    "dodgeball": "zooanalysis.games.dodgeball.game:GAME",
     "lucky-lions": "zooanalysis.games.lucky_lions.game:GAME",
+    "short-zoot-suit": "zooanalysis.games.short_zoot_suit.game:GAME",
     "zoology": "zooanalysis.games.zoology.game:GAME",
 }
 """Game name -> ``module:attribute`` of its :class:`Game`; imported on first use."""

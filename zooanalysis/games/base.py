@@ -32,11 +32,14 @@ class BatchJob(Protocol):
     Game ``g`` of a batch always plays on the random stream
     ``rng.seed_game(state, batch_seed, g)``, whichever call plays it. So a batch can be played
     in chunks: ``job(s, k)`` and ``job(s, n - k, first_game=k)`` give counts that add up to
-    those of ``job(s, n)`` (integer counts exactly; float sums up to rounding, the order of
-    the additions being different) and rows that, one chunk after the other, are its rows.
-    Row ``i`` of a result is game ``first_game + i``. The runner calls ``job(batch_seed,
-    n_games)``. A job must be picklable (process and Dask backends), hashed by identity
-    (``@dataclass(frozen=True, eq=False)``), and return fresh arrays on every call.
+    those of ``job(s, n)`` exactly and rows that, one chunk after the other, are its rows.
+    Row ``i`` of a result is game ``first_game + i``. The runner plays every batch so, in
+    chunks sized to the measured speed (``runner.ChunkSizer``), which is why every count
+    array must be an integer array: an integer sum does not depend on where the chunks are
+    cut (keep a float quantity in fixed point, as Zoology's ``question_information``; the
+    runner refuses float counts). A job must be picklable (process and Dask backends),
+    hashed by identity (``@dataclass(frozen=True, eq=False)``), and return fresh arrays on
+    every call.
     """
 
     def __call__(self, batch_seed: int, n_games: int, first_game: int = 0) -> BatchResult:
@@ -56,6 +59,9 @@ class Game(ABC):
     min_players: int = 2
     max_players: int = 6
     """The player counts the game allows (checked by :meth:`settings_for_lineup`)."""
+    histogram_tops: Mapping[str, int] = {}
+    """Histogram tables whose last bin holds "that many or more": table name -> that value
+    (e.g. ``{"moves": 1023}``). Reports mention a top bin only where the data reach it."""
 
     @abstractmethod
     def settings_from_table(self, table: Mapping[str, Any]) -> Any:

@@ -25,17 +25,26 @@ METRIC_COLUMNS = ("metric", "label", "kind", "value", "ci_low", "ci_high", "n", 
 """``kind`` is ``rate`` (Wilson CI; ``successes`` of ``n``), ``mean`` or ``difference``."""
 
 DEFINITIONS = {
-    "Win rate": "The share of games a seat or strategy won, with its 95% Wilson score "
-    "interval. Tied winners all win, so the rates of all seats can add up to more than 100%. "
-    "By strategy, every seat a strategy plays counts as one trial per game.",
-    "Balance across seats": "1 − the largest gap between two seats' win rates. 100% means "
+    "Win share": "A seat's (or strategy's) share of the wins: a game won alone counts 1, a "
+    "game shared by k tied winners counts 1/k for each of them (the convention of Ludii's "
+    "balance metrics), so the shares of all seats add up to the share of games that had a "
+    "winner, and a fair game gives every seat the fair share 1/players. Its 95% interval is "
+    "Wilson's score interval on (share summed over games, games): conservative, because an "
+    "outcome between 0 and 1 with mean p has a variance of at most p(1 − p). By strategy, "
+    "every seat a strategy plays counts as one trial per game. Every comparison with the "
+    "fair share uses the win share.",
+    "Won or shared": "The share of games a seat or strategy won, alone or tied (every tied "
+    "winner counts as winning), with its 95% Wilson interval. With ties these add up to "
+    "more than 100% over the seats, so they are not compared with the fair share.",
+    "Balance across seats": "1 − the largest gap between two seats' win shares. 100% means "
     "every seat wins equally often. Its interval treats a game's seats as one multinomial "
-    "draw (exact without ties, a little wide with them); choosing the largest gap after the "
+    "draw (exact without ties, conservative with them); choosing the largest gap after the "
     "fact makes it slightly pessimistic for a perfectly fair game.",
-    "First-player advantage": "Seat 1's win rate minus the fair share 1/players, in "
-    "percentage points, with the interval of seat 1's rate. Seat 1 starts the first round. "
+    "First-player advantage": "Seat 1's win share minus the fair share 1/players, in "
+    "percentage points, with the interval of seat 1's share. Seat 1 starts the first round. "
     "In a run without --rotate-seats, seat 1 always holds the same strategy, so this mixes "
-    "seat order with strategy strength.",
+    "seat order with strategy strength (the section 'Does seat order matter?' separates "
+    "them where the run allows).",
     "Shared-win (tie) rate": "The share of games whose best standing was shared by two or "
     "more players (all of them win).",
     "Game length": "Moves (every claim or doubt, every turn) and rounds per game: mean with "
@@ -63,10 +72,10 @@ def balance_metrics(run: Run) -> pd.DataFrame:
     players = len(run.lineup)
     games = run.games_played
     for seat, row in seats.iterrows():
-        label = f"Seat {seat + 1} ({row.strategy}) wins"
-        rows.append(_rate_row(f"seat{seat + 1}_win", label, row, row.wins))
+        label = f"Seat {seat} ({row.strategy}): win share"
+        rows.append(_share_row(f"seat{seat}_win", label, row))
     for name, row in run.win_rates("strategy").iterrows():
-        rows.append(_rate_row(f"{name}_win", f"{name} wins (per seat played)", row, row.wins))
+        rows.append(_share_row(f"{name}_win", f"{name}: win share per seat played", row))
     balance, low, high = seat_balance(seats)
     rows.append(
         _row("seat_balance", "Balance across seats", "difference", balance, low, high, games)
@@ -78,7 +87,7 @@ def balance_metrics(run: Run) -> pd.DataFrame:
             "first_player_advantage",
             "First-player advantage (points over the fair share)",
             "difference",
-            first.rate - fair,
+            first.share - fair,
             first.ci_low - fair,
             first.ci_high - fair,
             games,
@@ -155,12 +164,13 @@ def measured(run: Run) -> dict[str, bool]:
 
 
 def seat_balance(seats: pd.DataFrame) -> tuple[float, float, float]:
-    """1 − the largest gap between two seats' win rates, with a 95% interval.
+    """1 − the largest gap between two seats' win shares, with a 95% interval.
 
     The gap's variance is that of a difference of two cells of one multinomial draw per game,
-    (p1 + p2 − (p1 − p2)²) / n; ties make it slightly conservative.
+    (p1 + p2 − (p1 − p2)²) / n; ties make it conservative (see
+    ``stats.same_games_difference``).
     """
-    rates = seats["rate"].to_numpy()
+    rates = seats["share"].to_numpy()
     high_seat, low_seat = int(np.argmax(rates)), int(np.argmin(rates))
     p1, p2 = rates[high_seat], rates[low_seat]
     n = float(seats["n"].iloc[0])
@@ -186,6 +196,14 @@ def length_histograms(run: Run) -> dict[str, pd.Series]:
 def trajectory_histograms(run: Run) -> tuple[pd.Series | None, pd.Series | None]:
     """The ``settled`` and ``lead_changes`` histograms, or None where not measured."""
     return _histogram(run, "settled", "settled_percent"), _histogram(run, "lead_changes")
+
+
+def _share_row(metric: str, label: str, row) -> dict:
+    """A win-share row: successes are the summed shares (not whole numbers with ties)."""
+    return _row(
+        metric, label, "rate", row["share"], row["ci_low"], row["ci_high"], row["n"],
+        row["share_sum"],
+    )  # fmt: skip
 
 
 def _rate_row(metric: str, label: str, row, successes: float | None = None) -> dict:

@@ -23,7 +23,7 @@ from zooanalysis.report.balance import DEFINITIONS, balance_metrics
 from zooanalysis.report.model import Figure, Finding, ReportDocument, Section, Table
 from zooanalysis.report.style import PALETTE, REFERENCE
 from zooanalysis.results import Run
-from zooanalysis.stats import two_proportion_test
+from zooanalysis.stats import holm, two_proportion_test
 
 Z_95 = 1.959963984540054
 SIGNIFICANCE = 0.05
@@ -154,19 +154,6 @@ def compare_metrics(run_a: Run, run_b: Run) -> pd.DataFrame:
     return table
 
 
-def holm(p_values: np.ndarray) -> np.ndarray:
-    """Holm-Bonferroni adjusted p-values (nan stays nan)."""
-    p = np.asarray(p_values, dtype=float)
-    adjusted = np.full_like(p, np.nan)
-    valid = np.flatnonzero(~np.isnan(p))
-    order = valid[np.argsort(p[valid])]
-    running = 0.0
-    for rank, index in enumerate(order):
-        running = max(running, min(1.0, (len(order) - rank) * p[index]))
-        adjusted[index] = running
-    return adjusted
-
-
 def setting_differences(run_a: Run, run_b: Run) -> list[str]:
     """Plain lines for every rule setting, lineup or seed that differs between the runs."""
     lines = []
@@ -260,6 +247,7 @@ def compare_document(run_a: Run, run_b: Run, name_a: str, name_b: str) -> Report
                 "Rates as fractions; significant = Holm-adjusted p < 0.05.",
                 index=False,
                 show_rows=80,
+                hidden=("metric",),
             )
         ],
         definitions={

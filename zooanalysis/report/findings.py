@@ -10,59 +10,115 @@ import pandas as pd
 
 from zooanalysis.report.model import Finding, mean_phrase, percent, rate_phrase
 from zooanalysis.results import Run
+from zooanalysis.seat_order import against_fair
+from zooanalysis.separation import Estimate, standout
+from zooanalysis.stats import same_games_difference
+
+
+def seat_label(seat: int, strategy: str) -> str:
+    """``seat 3 (cautious)``, or ``seat 3`` when the seat hosted every strategy in turn."""
+    return f"seat {seat}" if strategy == "(rotated)" else f"seat {seat} ({strategy})"
 
 
 def seat_finding(run: Run) -> Finding:
-    """The seat furthest from its fair share, and whether the interval excludes it."""
+    """Every seat's win share against the fair share: which seats are measurably above or
+    below it (interval and Holm-corrected test, ``seat_order.against_fair``), which not."""
     rates = run.win_rates("seat")
     players = len(run.lineup)
     fair = 1.0 / players
-    seat = int((rates["rate"] - fair).abs().idxmax())
-    row = rates.loc[seat]
-    if row.ci_low > fair:
-        verdict = "more than its fair share"
-    elif row.ci_high < fair:
-        verdict = "less than its fair share"
+    groups: dict[int, list[str]] = {1: [], -1: [], 0: []}
+    for seat, row in against_fair(rates, fair).iterrows():
+        groups[int(row.verdict)].append(
+            f"{seat_label(seat, row.strategy)} {rate_phrase(row.share, row.ci_low, row.ci_high)}"
+        )
+    games = int(rates["n"].iloc[0])
+    if not groups[1] and not groups[-1]:
+        text = (
+            f"No seat's win share differs measurably from the fair share of {percent(fair)} "
+            f"({games:,} games): " + ", ".join(groups[0])
+        )
     else:
-        verdict = "within noise of its fair share"
-    who = "" if row.strategy == "(rotated)" else f" ({row.strategy})"
-    mixed = (
-        ""
-        if run.rotated or len(set(run.lineup)) == 1
-        else "; without --rotate-seats a seat always holds the same strategy, so seat and "
-        "strategy effects are mixed"
-    )
+        parts = [
+            f"{words}: {', '.join(groups[side])}"
+            for side, words in (
+                (1, "more than the fair share"),
+                (-1, "less than the fair share"),
+                (0, "within noise of it"),
+            )
+            if groups[side]
+        ]
+        text = f"Win share against the fair share of {percent(fair)} ({games:,} games): " + (
+            "; ".join(parts)
+        )
+    if not run.rotated and len(set(run.lineup)) > 1:
+        text += (
+            ". Without --rotate-seats a seat always holds the same strategy, so seat and "
+            "strategy effects are mixed (see 'Does seat order matter?')"
+        )
+    furthest = int((rates["share"] - fair).abs().idxmax())
+    row = rates.loc[furthest]
     return Finding(
-        f"Seat {seat + 1}{who} wins {rate_phrase(row.rate, row.ci_low, row.ci_high)} of "
-        f"{players}-player games (fair share {percent(fair)}): {verdict}{mixed}.",
-        row.rate,
-        row.ci_low,
-        row.ci_high,
-        int(row.n),
-        "win_rate_by_seat",
-        "seat_bias",
+        text + ".", row.share, row.ci_low, row.ci_high, int(row.n), "win_rate_by_seat", "seat_bias"
     )
 
 
 def strategy_finding(run: Run) -> Finding:
-    """The strategy with the highest win rate per seat played."""
+    """The strategy with the highest win share per seat played, named only when the data
+    separate it from every other (intervals, or a Holm-corrected test of the difference)."""
     rates = run.win_rates("strategy")
-    name = rates["rate"].idxmax()
-    row = rates.loc[name]
-    others = ", ".join(
-        f"{other} {percent(r.rate)}" for other, r in rates.drop(index=name).iterrows()
-    )
-    tail = f" (others: {others})" if others else ""
+    if len(rates) == 1:
+        name = rates.index[0]
+        row = rates.iloc[0]
+        return Finding(
+            f"Every seat plays {name} (a mirror match): no strategies to compare; "
+            "'Does seat order matter?' compares the seats.",
+            row.share,
+            row.ci_low,
+            row.ci_high,
+            int(row.n),
+            "win_rate_by_strategy",
+            "best_strategy",
+        )
+    estimates = [
+        Estimate(str(name), row.share, row.ci_low, row.ci_high) for name, row in rates.iterrows()
+    ]
+    best = standout(estimates, p_value=strategy_test(run, rates))
+    row = rates.loc[best.top.name]
+    shown = {e.name: f"{e.name} {rate_phrase(e.value, e.low, e.high)}" for e in estimates}
+    others = [shown[e.name] for e in estimates if e.name not in {x.name for x in best.level}]
+    tail = f" (others: {', '.join(others)})" if others else ""
+    if best.clear:
+        text = (
+            f"The strongest strategy here is {best.top.name}: a win share of "
+            f"{rate_phrase(row.share, row.ci_low, row.ci_high)} per seat it plays, measurably "
+            f"above every other{tail}."
+        )
+    else:
+        text = (
+            "No strategy is measurably the strongest: "
+            + ", ".join(shown[e.name] for e in best.level)
+            + f" (win share per seat played) are not separated{tail}."
+        )
     return Finding(
-        f"The strongest strategy here is {name}: it wins "
-        f"{rate_phrase(row.rate, row.ci_low, row.ci_high)} of the seats it plays{tail}.",
-        row.rate,
-        row.ci_low,
-        row.ci_high,
-        int(row.n),
-        "win_rate_by_strategy",
+        text, row.share, row.ci_low, row.ci_high, int(row.n), "win_rate_by_strategy",
         "best_strategy",
-    )
+    )  # fmt: skip
+
+
+def strategy_test(run: Run, rates: pd.DataFrame):
+    """A two-sided test of the difference of two strategies' win shares: paired on the
+    same deals for a rotated run, otherwise on the same games (one multinomial draw)."""
+    if run.rotated and "rotation_pairs" in run.table_names:
+        pairs = run.table("rotation_pairs")
+        p = {(r.strategy, r.versus): r.p_value for r in pairs.itertuples()}
+        return lambda a, b: p.get((a.name, b.name), p.get((b.name, a.name), float("nan")))
+    games = float(rates["games"].iloc[0])
+
+    def test(a: Estimate, b: Estimate) -> float:
+        seats_a, seats_b = int(rates.loc[a.name, "seats"]), int(rates.loc[b.name, "seats"])
+        return same_games_difference(a.value, b.value, games, seats_a, seats_b)[3]
+
+    return test
 
 
 def metric_findings(metrics: pd.DataFrame, measured: dict[str, bool]) -> list[Finding]:
@@ -78,7 +134,7 @@ def metric_findings(metrics: pd.DataFrame, measured: dict[str, bool]) -> list[Fi
     add(
         "seat_balance",
         f"Balance across seats is {rate_phrase(row.value, row.ci_low, row.ci_high)} "
-        "(100% = every seat wins equally often).",
+        "(100% = every seat has the same win share).",
         "win_rate_by_seat",
     )
     row = rows.loc["tie"]

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import base64
 import html
+import math
 import os
 import shutil
 import tempfile
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from zooanalysis.report.model import Figure, Finding, ReportDocument, Table
@@ -178,7 +180,8 @@ def _table_html(table: Table) -> str:
             f"tables/{table.name}.csv.</p>"
         )
         data = data.head(table.show_rows)
-    body = data.to_html(index=table.index, border=0, na_rep="–", float_format=_number)
+    shown, index = display_frame(data, table.index, table.hidden)
+    body = shown.to_html(index=index, border=0)
     caption = f'<p class="note">{_text(table.caption)}</p>' if table.caption else ""
     return (
         f'<h3 id="table-{table.name}">{_text(table.title)}</h3>{caption}'
@@ -186,8 +189,53 @@ def _table_html(table: Table) -> str:
     )
 
 
-def _number(value: float) -> str:
-    return f"{value:,.4g}" if abs(value) >= 1e4 else f"{value:.4g}"
+def display_frame(
+    data: pd.DataFrame, index: bool, hidden: tuple[str, ...] = ()
+) -> tuple[pd.DataFrame, bool]:
+    """The table as a reader sees it: a named index becomes the first columns, ``hidden``
+    columns are left out, and every cell is text (:func:`format_cell`). Returns the frame
+    and whether its index is still to be shown."""
+    if index and data.columns.name is None and any(n is not None for n in data.index.names):
+        data = data.reset_index()
+        index = False
+    data = data.drop(columns=[c for c in hidden if c in data.columns])
+    shown = pd.DataFrame(
+        {
+            column: [format_cell(value, str(column)) for value in data[column]]
+            for column in data.columns
+        },
+        index=data.index,
+        columns=data.columns,
+    )
+    return shown, index
+
+
+def format_cell(value: object, column: str = "") -> str:
+    """One table cell as text: whole numbers with thousands separators, p-values below
+    0.0001 as ``< 0.0001``, other numbers with four significant digits and never in
+    exponent notation, missing values (None, nan) as ``–``, booleans as yes/no."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "–"
+    if isinstance(value, bool | np.bool_):
+        return "yes" if value else "no"
+    if isinstance(value, int | np.integer):
+        return f"{int(value):,}"
+    if not isinstance(value, float | np.floating):
+        return str(value)
+    number = float(value)
+    if math.isinf(number):
+        return "∞" if number > 0 else "−∞"
+    if column.startswith("p_") and 0 <= number < 1e-4:
+        return "< 0.0001"
+    if number.is_integer() and abs(number) < 1e15:
+        return f"{int(number):,}"
+    if abs(number) >= 1000:
+        return f"{number:,.1f}"
+    if abs(number) >= 1e-4:
+        return f"{number:.4g}"
+    if abs(number) >= 1e-9:
+        return np.format_float_positional(number, precision=3, fractional=False, trim="-")
+    return "< 0.000000001" if number > 0 else "> −0.000000001"
 
 
 def _finding_data(finding: Finding) -> str:

@@ -13,6 +13,7 @@ import pandas as pd
 from matplotlib.figure import Figure as MplFigure
 
 from zooanalysis.numbers import format_count
+from zooanalysis.separation import Estimate
 
 
 @dataclass
@@ -65,6 +66,9 @@ class Table:
     """Whether the DataFrame's index is part of the table."""
     show_rows: int = 40
     """At most this many rows appear in the HTML (the CSV has them all)."""
+    hidden: tuple[str, ...] = ()
+    """Columns left out of the HTML (kept in the CSV): identifiers and raw sums a reader
+    does not need."""
 
 
 @dataclass
@@ -89,20 +93,51 @@ def percent(value: float, decimals: int = 1) -> str:
 
 
 def rate_phrase(rate: float, low: float, high: float, n: int | None = None) -> str:
-    """A rate with its 95% interval as ``27.1% ± 0.3%`` (the larger side of the Wilson
-    interval, which is not symmetric), with enough decimals to show the interval."""
-    half = max(high - rate, rate - low)
-    decimals = 1 if half >= 0.001 else 2 if half >= 0.0001 else 3
-    text = f"{100 * rate:.{decimals}f}% ± {100 * half:.{decimals}f}%"
+    """A rate with its 95% interval as ``27.1% [26.8%, 27.4%]`` (Wilson intervals are not
+    symmetric, so never ``±``), with enough decimals to show the interval; ``n`` appended
+    as ``(n=1,000)`` when given."""
+    decimals = _decimals(high - low, 100.0)
+    text = (
+        f"{100 * rate:.{decimals}f}% [{100 * low:.{decimals}f}%, {100 * high:.{decimals}f}%]"
+    )
     return text if n is None else f"{text} (n={format_count(int(n))})"
 
 
 def mean_phrase(mean: float, low: float, high: float, unit: str = "") -> str:
-    """A mean with its 95% interval as ``15.9 ± 0.1 rounds``."""
-    half = max(high - mean, mean - low)
-    decimals = 1 if half >= 0.05 else 2 if half >= 0.005 else 3
+    """A mean with its 95% interval as ``15.9 [15.8, 16.0] rounds``."""
+    decimals = _decimals(high - low, 1.0)
     suffix = f" {unit}" if unit else ""
-    return f"{mean:.{decimals}f} ± {half:.{decimals}f}{suffix}"
+    return f"{mean:.{decimals}f} [{low:.{decimals}f}, {high:.{decimals}f}]{suffix}"
+
+
+def estimates_of(
+    table: pd.DataFrame, value: str = "rate", low: str = "ci_low", high: str = "ci_high"
+) -> list[Estimate]:
+    """Each row of a rate table as a ``separation.Estimate`` named by its index."""
+    return [
+        Estimate(name, float(row[value]), float(row[low]), float(row[high]))
+        for name, row in table.iterrows()
+    ]
+
+
+def points_phrase(difference: float, low: float, high: float) -> str:
+    """A difference of two rates in percentage points: ``+1.2 points [+0.8, +1.6]``."""
+    decimals = _decimals(high - low, 100.0)
+    return (
+        f"{100 * difference:+.{decimals}f} points "
+        f"[{100 * low:+.{decimals}f}, {100 * high:+.{decimals}f}]"
+    )
+
+
+def _decimals(width: float, scale: float) -> int:
+    """Decimals that show an interval ``width`` wide (after multiplying by ``scale``): one,
+    or more while a tenth of the half-width would not show."""
+    half = abs(width) * scale / 2
+    if not math.isfinite(half) or half >= 0.1:
+        return 1
+    if half >= 0.01:
+        return 2
+    return 3
 
 
 @dataclass

@@ -17,6 +17,7 @@ from zooanalysis.report.balance import (
 )
 from zooanalysis.report.findings import metric_findings, seat_finding, strategy_finding
 from zooanalysis.report.model import ReportDocument, Section, Table
+from zooanalysis.report.seat_order import rotation_section, seat_order_section
 from zooanalysis.results import Run, histogram_summary
 
 
@@ -34,7 +35,10 @@ def run_document(run: Run) -> ReportDocument:
             strategy_finding(run),
             *metric_findings(metrics, which),
         ]
-        sections = [balance_section(run, metrics, which), *game.report_sections(run)]
+        sections = [balance_section(run, metrics, which), seat_order_section(run)]
+        if run.rotated:
+            sections.append(rotation_section(run))
+        sections += game.report_sections(run)
     lineup = ", ".join(f"seat {seat + 1} {label}" for seat, label in enumerate(run.lineup))
     return ReportDocument(
         title=f"{run.manifest.get('title', game.title)}: balance report",
@@ -56,8 +60,9 @@ def balance_section(run: Run, metrics: pd.DataFrame, which: dict[str, bool]) -> 
     """The generic part: win rates, balance metrics, game length, decisiveness, lead changes."""
     shown = [figures.win_rate_by_seat(run), figures.win_rate_by_strategy(run)]
     lengths = length_histograms(run)
+    tops = get_game(run.game).histogram_tops
     if lengths:
-        shown.append(figures.game_length(lengths))
+        shown.append(figures.game_length(lengths, tops))
     settled, changes = trajectory_histograms(run)
     if settled is not None and settled.sum() > 0:
         shown.append(figures.settled_figure(settled))
@@ -71,7 +76,6 @@ def balance_section(run: Run, metrics: pd.DataFrame, which: dict[str, bool]) -> 
     if missing:
         intro += f" Not measured for this run (its tables lack them): {', '.join(missing)}."
     seats = run.win_rates("seat").reset_index()
-    seats["seat"] += 1
     extra = []
     if lengths:
         extra.append(
@@ -79,7 +83,7 @@ def balance_section(run: Run, metrics: pd.DataFrame, which: dict[str, bool]) -> 
                 "game_length",
                 "Game length: mean (95% CI) and percentiles",
                 length_table(lengths),
-                "The top bin of each histogram holds that many or more.",
+                figures.top_bin_note(lengths, tops).strip(),
             )
         )
     return Section(
@@ -87,9 +91,29 @@ def balance_section(run: Run, metrics: pd.DataFrame, which: dict[str, bool]) -> 
         intro=intro,
         figures=shown,
         tables=[
-            Table("balance_metrics", "Balance metrics (95% intervals)", metrics, index=False),
-            Table("win_rate_by_seat", "Win rate by seat", seats, index=False),
-            Table("win_rate_by_strategy", "Win rate by strategy", run.win_rates("strategy")),
+            Table(
+                "balance_metrics",
+                "Balance metrics (95% intervals)",
+                metrics,
+                "Rates and differences as fractions (0.25 = 25%); means in their units.",
+                index=False,
+                hidden=("metric", "kind"),
+            ),
+            Table(
+                "win_rate_by_seat",
+                "Win share by seat (95% CI), and games won or shared",
+                seats,
+                "share: a game won by k tied winners counts 1/k; n = games.",
+                index=False,
+                hidden=("games", "share_sum"),
+            ),
+            Table(
+                "win_rate_by_strategy",
+                "Win share by strategy (95% CI), and games won or shared",
+                run.win_rates("strategy"),
+                "Per seat played: n = games x seats.",
+                hidden=("games", "share_sum"),
+            ),
             *extra,
         ],
     )
@@ -98,6 +122,7 @@ def balance_section(run: Run, metrics: pd.DataFrame, which: dict[str, bool]) -> 
 def cooperative_length_section(run: Run) -> Section:
     """For a cooperative run: only how long games last (seats do not compete)."""
     lengths = length_histograms(run)
+    tops = get_game(run.game).histogram_tops
     return Section(
         title="Game length",
         intro=(
@@ -105,13 +130,13 @@ def cooperative_length_section(run: Run) -> Section:
             "of competitive games do not apply; the game's own sections report the team's "
             "success."
         ),
-        figures=[figures.game_length(lengths)] if lengths else [],
+        figures=[figures.game_length(lengths, tops)] if lengths else [],
         tables=[
             Table(
                 "game_length",
                 "Game length: mean (95% CI) and percentiles",
                 length_table(lengths),
-                "The top bin of each histogram holds that many or more.",
+                figures.top_bin_note(lengths, tops).strip(),
             )
         ]
         if lengths

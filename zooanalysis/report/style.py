@@ -17,7 +17,7 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-from matplotlib.ticker import PercentFormatter
+from matplotlib.ticker import Formatter, MaxNLocator
 
 PALETTE = (
     "#0072B2",  # blue
@@ -73,10 +73,49 @@ def report_style():
     return matplotlib.rc_context(STYLE)
 
 
+class ExactPercentFormatter(Formatter):
+    """Ticks of a 0-1 axis as percentages with the fewest decimals (the same for every
+    tick, at least ``decimals``) that show each tick's value exactly: 2.5% never becomes
+    "2%" or "3%"."""
+
+    MAX_DECIMALS = 4
+
+    def __init__(self, decimals: int = 0) -> None:
+        self.decimals = decimals
+        self._places = decimals
+
+    def set_locs(self, locs) -> None:
+        """Choose the decimals for this set of ticks."""
+        super().set_locs(locs)
+        self._places = percent_decimals(locs, self.decimals)
+
+    def __call__(self, value: float, pos: int | None = None) -> str:
+        """One tick label."""
+        return f"{100 * value:.{self._places}f}%"
+
+
+def percent_decimals(values, at_least: int = 0) -> int:
+    """The fewest decimals (at least ``at_least``, at most four) that write every value, as
+    a percentage, exactly."""
+    percents = 100 * np.asarray(values, dtype=float)
+    percents = percents[np.isfinite(percents)]
+    for places in range(at_least, ExactPercentFormatter.MAX_DECIMALS + 1):
+        if np.allclose(np.round(percents, places), percents, rtol=0, atol=1e-9):
+            return places
+    return ExactPercentFormatter.MAX_DECIMALS
+
+
 def percent_axis(axes: Axes, which: str = "y", decimals: int | None = None) -> None:
-    """Show a 0-1 axis as percentages."""
-    formatter = PercentFormatter(xmax=1.0, decimals=decimals)
-    (axes.yaxis if which == "y" else axes.xaxis).set_major_formatter(formatter)
+    """Show a 0-1 axis as percentages, every tick label exact (``decimals``: at least
+    that many)."""
+    axis = axes.yaxis if which == "y" else axes.xaxis
+    axis.set_major_formatter(ExactPercentFormatter(decimals or 0))
+
+
+def count_axis(axes: Axes, which: str = "x") -> None:
+    """Ticks only at whole numbers, for an axis of counts (cards, moves, lead changes)."""
+    axis = axes.xaxis if which == "x" else axes.yaxis
+    axis.set_major_locator(MaxNLocator(integer=True))
 
 
 def rate_bars(

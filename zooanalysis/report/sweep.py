@@ -1,7 +1,7 @@
 """The report of a sweep folder: win rate with its interval in every cell of the grid.
 
 One swept key: a line per seat over the key's values with 95% bands. Two keys: one heatmap
-per seat, each cell annotated with its rate and interval half-width. More keys: one row per
+per seat, each cell annotated with its share and interval. More keys: one row per
 cell, every seat's win rate with its interval. Always: the game's other metrics that carry
 an interval (game length, tie rate ...) cell by cell.
 """
@@ -15,8 +15,18 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from zooanalysis.report.model import Figure, Finding, ReportDocument, Section, Table, rate_phrase
+from zooanalysis.report.model import (
+    Figure,
+    Finding,
+    ReportDocument,
+    Section,
+    Table,
+    estimates_of,
+    rate_phrase,
+)
+from zooanalysis.report.seat_order import sweep_seat_order_section
 from zooanalysis.report.style import HEATMAP, PALETTE, new_figure, new_grid, percent_axis
+from zooanalysis.separation import standout
 
 SEAT_COLUMN = re.compile(r"^seat(\d+)_win_rate$")
 
@@ -40,7 +50,16 @@ def sweep_document(folder: Path) -> ReportDocument:
     if keys and metrics:
         figures.append(metrics_figure(cells, keys, metrics))
     findings = [seat_spread_finding(cells, keys, seat, figures) for seat in seats[:1]]
-    shown = cells[["cell", *keys, "lineup", *_rate_columns(cells, seats)]]
+    shown = cells[["cell", *keys, "lineup", *_rate_columns(cells, seats)]].copy()
+    for seat in seats:
+        prefix = f"seat{seat}_win"
+        shown[f"seat {seat}: win share"] = [
+            rate_phrase(rate, low, high)
+            for rate, low, high in zip(
+                cells[f"{prefix}_rate"], cells[f"{prefix}_ci_low"], cells[f"{prefix}_ci_high"],
+                strict=True,
+            )
+        ]  # fmt: skip
     section = Section(
         title="Sweep",
         intro=(
@@ -50,7 +69,14 @@ def sweep_document(folder: Path) -> ReportDocument:
         ),
         figures=figures,
         tables=[
-            Table("cells", "Every cell: win rate by seat (95% CI)", shown, index=False),
+            Table(
+                "cells",
+                "Every cell: win share by seat (95% CI)",
+                shown,
+                "Win share: a game won by k tied winners gives each 1/k.",
+                index=False,
+                hidden=("cell", *_rate_columns(cells, seats)),
+            ),
             Table(
                 "cells_all_metrics", "Every metric of every cell", cells, index=False, show_rows=0
             ),
@@ -58,17 +84,27 @@ def sweep_document(folder: Path) -> ReportDocument:
         definitions={
             "Sweep cell": "One run with one combination of the grid's values. Every cell "
             "uses the same seed and so the same deals (common random numbers).",
-            "Win rate": "The share of a cell's games a seat won (tied winners all win), with "
-            "its 95% Wilson interval.",
+            "Win share": "A seat's share of a cell's wins (a game won by k tied winners gives "
+            "each 1/k), with its 95% Wilson interval; seat<k>_won_or_shared_* counts every "
+            "tied winner as winning.",
         },
     )
     return ReportDocument(
         title=f"{spec['game']} sweep report",
         subtitle=f"Grid over {', '.join(keys)}; {len(cells)} cells of {spec['games']:,} games.",
         findings=findings,
-        sections=[section],
+        sections=[section, sweep_seat_order_section(cells, keys, seats, cell_lineups(spec, cells))],
         facts={"Sweep folder": str(folder), "Sweep": json.dumps(spec, sort_keys=True)},
     )
+
+
+def cell_lineups(spec: dict, cells: pd.DataFrame) -> list[list[str]]:
+    """Each cell's strategy labels, seat 1 first (parameters may hold commas)."""
+    from zooanalysis.games import get_game
+    from zooanalysis.strategy_spec import parse_lineup
+
+    strategies = get_game(spec["game"]).strategies
+    return [[p.label for p in parse_lineup(text, strategies)] for text in cells["lineup"]]
 
 
 def _rate_columns(cells: pd.DataFrame, seats: list[int]) -> list[str]:
@@ -83,20 +119,36 @@ def _rate_columns(cells: pd.DataFrame, seats: list[int]) -> list[str]:
 def seat_spread_finding(
     cells: pd.DataFrame, keys: list[str], seat: int, figures: list[Figure]
 ) -> Finding:
-    """Where in the grid a seat wins most, with its interval."""
+    """Where in the grid a seat's win share (ties split) is highest and lowest, named only
+    when the cell's interval separates it from the others."""
     column = f"seat{seat}_win"
-    best = cells.loc[cells[f"{column}_rate"].idxmax()]
-    worst = cells.loc[cells[f"{column}_rate"].idxmin()]
+    labelled = cells.set_axis(
+        [", ".join(f"{key} = {cell[key]}" for key in keys) or "the run" for _, cell in
+         cells.iterrows()]
+    )  # fmt: skip
+    estimates = estimates_of(labelled, f"{column}_rate", f"{column}_ci_low", f"{column}_ci_high")
+    highest = standout(estimates)
+    lowest = standout(estimates, highest=False)
 
-    def phrase(cell: pd.Series) -> str:
-        where = ", ".join(f"{key} = {cell[key]}" for key in keys)
-        rate = rate_phrase(
-            cell[f"{column}_rate"], cell[f"{column}_ci_low"], cell[f"{column}_ci_high"]
+    def phrase(e) -> str:
+        return f"{e.name}: {rate_phrase(e.value, e.low, e.high)}"
+
+    def verdict(best, word: str) -> str:
+        if best.clear:
+            return f"{word} with {phrase(best.top)}"
+        shown = best.level[:3]
+        more = f" and {len(best.level) - 3} more cells" if len(best.level) > 3 else ""
+        return (
+            f"not measurably {word} in any one cell ({len(best.level)} are level: "
+            f"{'; '.join(map(phrase, shown))}{more})"
         )
-        return f"{where}: {rate}"
 
+    best = labelled.loc[highest.top.name]
+    if isinstance(best, pd.DataFrame):
+        best = best.iloc[0]
     return Finding(
-        f"Seat {seat} wins most with {phrase(best)}; least with {phrase(worst)}.",
+        f"Seat {seat}'s win share is {verdict(highest, 'highest')}; "
+        f"{verdict(lowest, 'lowest')}.",
         best[f"{column}_rate"],
         best[f"{column}_ci_low"],
         best[f"{column}_ci_high"],
@@ -127,21 +179,25 @@ def line_figure(cells: pd.DataFrame, key: str, seats: list[int]) -> Figure:
     if not numeric:
         axes.set_xticks(x, ordered[key].astype(str))
     axes.set_xlabel(key)
-    axes.set_ylabel("Games won (%)")
+    axes.set_ylabel("Win share (%)")
     percent_axis(axes)
     axes.legend(fontsize=8)
     return Figure(
-        "sweep_win_rate", f"Win rate by seat over {key}", figure, "Bands: 95% Wilson intervals."
+        "sweep_win_rate",
+        f"Win rate by seat over {key}",
+        figure,
+        "Win share (ties split); bands: 95% Wilson intervals.",
     )
 
 
 def heatmap_figure(cells: pd.DataFrame, row_key: str, column_key: str, seats: list[int]) -> Figure:
-    """One heatmap per seat over two swept keys, cells annotated with rate ± half-width."""
+    """One heatmap per seat over two swept keys, cells annotated with share [low, high]."""
     columns = min(2, len(seats))
     rows = -(-len(seats) // columns)
     rows_values = sorted(cells[row_key].unique())
     column_values = sorted(cells[column_key].unique())
-    figure, grid = new_grid(rows, columns, 4.2 * columns, 0.9 + 0.5 * len(rows_values) * rows)
+    width = 0.9 + 0.85 * columns * len(column_values)
+    figure, grid = new_grid(rows, columns, width, 0.9 + 0.6 * len(rows_values) * rows)
     image = None
     for index, seat in enumerate(seats):
         axes = grid[index // columns, index % columns]
@@ -158,33 +214,29 @@ def heatmap_figure(cells: pd.DataFrame, row_key: str, column_key: str, seats: li
                 value = rate.loc[r, c]
                 if np.isnan(value):
                     continue
-                half = max(high.loc[r, c] - value, value - low.loc[r, c])
+                colour = "white" if value < 0.4 else "black"
+                axes.text(j, i + 0.12, f"{100 * value:.1f}", ha="center", va="center",
+                          fontsize=7, color=colour)  # fmt: skip
                 axes.text(
-                    j,
-                    i,
-                    f"{100 * value:.1f}\n±{100 * half:.1f}",
-                    ha="center",
-                    va="center",
-                    fontsize=7,
-                    color="white" if value < 0.4 else "black",
-                )
+                    j, i - 0.2, f"[{100 * low.loc[r, c]:.1f}, {100 * high.loc[r, c]:.1f}]",
+                    ha="center", va="center", fontsize=5, color=colour,
+                )  # fmt: skip
         axes.set_xticks(range(len(column_values)), [str(v) for v in column_values])
         axes.set_yticks(range(len(rows_values)), [str(v) for v in rows_values])
         axes.set_xlabel(column_key)
         axes.set_ylabel(row_key)
-        axes.set_title(f"Seat {seat}: games won (%)")
+        axes.set_title(f"Seat {seat}: win share (%)")
     for index in range(len(seats), rows * columns):
         grid[index // columns, index % columns].set_visible(False)
     if image is not None:
         bar = figure.colorbar(image, ax=grid.ravel().tolist(), shrink=0.8)
-        bar.set_label("Games won (%)")
+        bar.set_label("Win share (%)")
         percent_axis(bar.ax)
     return Figure(
         "sweep_win_rate",
         f"Win rate by seat over {row_key} and {column_key}",
         figure,
-        "Each cell: win rate in percent and the half-width of its 95% Wilson interval "
-        "(percentage points).",
+        "Each cell: win share in percent and its 95% Wilson interval in brackets.",
     )
 
 
@@ -207,7 +259,7 @@ def interval_metrics(cells: pd.DataFrame) -> list[tuple[str, str]]:
                 column.endswith(suffix)
                 and f"{base}_ci_low" in cells.columns
                 and f"{base}_ci_high" in cells.columns
-                and not base.endswith("_win")
+                and not base.endswith(("_win", "_won_or_shared"))
                 and not base.startswith("end_")
             ):
                 found.append((column, base))
@@ -240,7 +292,7 @@ def cells_figure(cells: pd.DataFrame, keys: list[str], seats: list[int]) -> Figu
         )
     axes.set_yticks(y, labels, fontsize=7)
     axes.invert_yaxis()
-    axes.set_xlabel("Games won (%)")
+    axes.set_xlabel("Win share (%)")
     percent_axis(axes, "x")
     axes.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.12), ncols=len(seats))
     return Figure(

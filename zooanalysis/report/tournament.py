@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pandas as pd
 
 from zooanalysis.games import get_game
 from zooanalysis.report.model import Figure, Finding, ReportDocument, Section, Table, rate_phrase
 from zooanalysis.report.run_report import strategy_descriptions
+from zooanalysis.report.seat_order import tournament_seat_order_section
 from zooanalysis.report.style import HEATMAP, PALETTE, REFERENCE, new_figure, percent_axis
+from zooanalysis.separation import Estimate, standout
 from zooanalysis.tournament import TournamentResult
 
 DEFINITIONS = {
@@ -20,7 +23,10 @@ DEFINITIONS = {
     "with the better final standing finished ahead; equal standings count half for each.",
     "Pairwise win share": "The share of meetings the row strategy finished ahead of the "
     "column strategy (ties count half), with its 95% Wilson interval.",
-    "Win rate": "The share of seat-games a strategy won (tied winners all win).",
+    "Win share": "A strategy's (or seat's) share of the wins per seat-game: a game won by k "
+    "tied winners gives each 1/k, so a fair game gives every seat 1/seats. Its 95% Wilson "
+    "interval is conservative for shares (an outcome in [0, 1] with mean p has a variance of "
+    "at most p(1 − p)). 'Won or shared' counts every tied winner as winning.",
 }
 
 
@@ -30,55 +36,7 @@ def tournament_document(result: TournamentResult) -> ReportDocument:
     game = get_game(manifest["game"])
     ratings = result.ratings()
     wins = result.win_rates()
-    top = ratings.iloc[0]
-    top_win = wins.loc[top.strategy]
-    findings = [
-        Finding(
-            f"{top.strategy} ranks first with a rating of {top.rating:+.0f} "
-            f"[95% CI {top.ci_low:+.0f}, {top.ci_high:+.0f}] and wins "
-            f"{rate_phrase(top_win.rate, top_win.ci_low, top_win.ci_high)} of its seat-games.",
-            top.rating,
-            top.ci_low,
-            top.ci_high,
-            int(top.meetings),
-            "ratings",
-            "top_rating",
-        )
-    ]
-    if len(ratings) > 1:
-        second = ratings.iloc[1]
-        separated = top.ci_low > second.ci_high
-        findings.append(
-            Finding(
-                f"The gap to {second.strategy} ({second.rating:+.0f} [{second.ci_low:+.0f}, "
-                f"{second.ci_high:+.0f}]) is {top.rating - second.rating:.0f} points: "
-                + (
-                    "the intervals do not overlap, the ranking is clear."
-                    if separated
-                    else "the intervals overlap; play more games to separate them."
-                ),
-                top.rating - second.rating,
-                key="top_gap",
-                figure="ratings",
-                n=int(manifest["games"]),
-            )
-        )
-    pairwise = result.pairwise()
-    strongest = pairwise.loc[pairwise["rate"].idxmax()]
-    findings.append(
-        Finding(
-            f"The most lopsided meeting: {strongest.strategy} finishes ahead of "
-            f"{strongest.versus} in "
-            f"{rate_phrase(strongest.rate, strongest.ci_low, strongest.ci_high)} of "
-            f"{int(strongest.meetings):,} meetings.",
-            strongest.rate,
-            strongest.ci_low,
-            strongest.ci_high,
-            int(strongest.meetings),
-            "pairwise_matrix",
-            "lopsided_pair",
-        )
-    )
+    findings = [_ranking_finding(ratings, wins, int(manifest["games"])), _pair_finding(result)]
     section = Section(
         title="Tournament",
         intro=(
@@ -89,11 +47,24 @@ def tournament_document(result: TournamentResult) -> ReportDocument:
         figures=[ratings_figure(ratings), pairwise_figure(result)],
         tables=[
             Table("ranking", "Ranking and ratings (95% bootstrap CI)", ratings, index=False),
-            Table("win_rates", "Win rate by strategy", wins),
-            Table("pairwise", "Every pair: meetings ahead, level, behind", pairwise, index=False),
+            Table(
+                "win_rates",
+                "Win share by strategy (95% CI), and seat-games won or shared",
+                wins,
+                "share: a game won by k tied winners counts 1/k; n = seat-games.",
+            ),
+            Table(
+                "pairwise",
+                "Every pair: meetings ahead, level, behind",
+                result.pairwise(),
+                index=False,
+            ),
         ],
         definitions=DEFINITIONS,
     )
+    sections = [section]
+    if "seats" in result.table_names:
+        sections.append(tournament_seat_order_section(result.seats(), int(manifest["lineups"])))
     return ReportDocument(
         title=f"{manifest['title']}: tournament report",
         subtitle=(
@@ -101,7 +72,7 @@ def tournament_document(result: TournamentResult) -> ReportDocument:
             f"seed {manifest['seed']}."
         ),
         findings=findings,
-        sections=[section],
+        sections=sections,
         facts={
             "Tournament": str(result.path) if result.path else "(in memory)",
             "Game": f"{manifest['title']} ({manifest['game']})",
@@ -112,6 +83,75 @@ def tournament_document(result: TournamentResult) -> ReportDocument:
         },
         strategies=strategy_descriptions(game, list(manifest["strategies"])),
     )
+
+
+def _ranking_finding(ratings: pd.DataFrame, wins: pd.DataFrame, games: int) -> Finding:
+    """Who ranks first, named only when its rating interval separates it from the rest."""
+    estimates = [
+        Estimate(r.strategy, r.rating, r.ci_low, r.ci_high) for r in ratings.itertuples()
+    ]
+    best = standout(estimates)
+    top = ratings.iloc[0]
+    win = wins.loc[top.strategy]
+    share = f"a win share of {rate_phrase(win.share, win.ci_low, win.ci_high)} per seat-game"
+    if best.clear:
+        second = ratings.iloc[1] if len(ratings) > 1 else None
+        gap = (
+            f", measurably above {second.strategy} ({_rating(second)}; the bootstrap "
+            "intervals do not overlap)"
+            if second is not None
+            else ""
+        )
+        text = f"{top.strategy} ranks first with a rating of {_rating(top)}{gap}, and {share}."
+    else:
+        tied = ", ".join(f"{e.name} {_rating(ratings.set_index('strategy').loc[e.name])}"
+                         for e in best.level)  # fmt: skip
+        text = (
+            f"No strategy measurably ranks first: the rating intervals of {tied} overlap "
+            f"(play more games to separate them). {top.strategy} leads the point estimates "
+            f"with {share}."
+        )
+    return Finding(
+        text, top.rating, top.ci_low, top.ci_high, games, "ratings", "top_rating"
+    )
+
+
+def _rating(row) -> str:
+    """``+120 [+95, +140]``."""
+    return f"{row.rating:+.0f} [{row.ci_low:+.0f}, {row.ci_high:+.0f}]"
+
+
+def _pair_finding(result: TournamentResult) -> Finding:
+    """The most lopsided meeting, named only when its interval separates it from the
+    next most lopsided."""
+    pairwise = result.pairwise()
+    estimates = [
+        Estimate(f"{r.strategy}|{r.versus}", r.rate, r.ci_low, r.ci_high)
+        for r in pairwise.itertuples()
+    ]
+    best = standout(estimates)
+    row = pairwise.set_index(["strategy", "versus"]).loc[tuple(best.top.name.split("|"))]
+    strategy, versus = best.top.name.split("|")
+    meeting = (
+        f"{strategy} finishes ahead of {versus} in "
+        f"{rate_phrase(row.rate, row.ci_low, row.ci_high)} of {int(row.meetings):,} meetings"
+    )
+    if best.clear:
+        text = f"The most lopsided meeting: {meeting}."
+    else:
+        others = "; ".join(
+            f"{e.name.split('|')[0]} ahead of {e.name.split('|')[1]} "
+            f"{rate_phrase(e.value, e.low, e.high)}"
+            for e in best.level[1:]
+        )
+        text = (
+            f"No meeting is measurably the most lopsided: {meeting}, not separated from "
+            f"{others}."
+        )
+    return Finding(
+        text, row.rate, row.ci_low, row.ci_high, int(row.meetings), "pairwise_matrix",
+        "lopsided_pair",
+    )  # fmt: skip
 
 
 def ratings_figure(ratings) -> Figure:
@@ -154,11 +194,10 @@ def pairwise_figure(result: TournamentResult) -> Figure:
             if i == j:
                 continue
             cell = pairs.loc[(row_name, column_name)]
-            half = max(cell.ci_high - cell.rate, cell.rate - cell.ci_low)
             axes.text(
                 j,
                 i,
-                f"{100 * cell.rate:.1f}%\n±{100 * half:.1f}",
+                f"{100 * cell.rate:.1f}%\n[{100 * cell.ci_low:.1f}, {100 * cell.ci_high:.1f}]",
                 ha="center",
                 va="center",
                 fontsize=8,
@@ -175,6 +214,6 @@ def pairwise_figure(result: TournamentResult) -> Figure:
         "pairwise_matrix",
         "Pairwise win matrix",
         figure,
-        "Share of meetings the row strategy finished ahead of the column strategy, "
-        "with the 95% interval's half-width.",
+        "Share of meetings the row strategy finished ahead of the column strategy (%), "
+        "with its 95% Wilson interval in brackets.",
     )

@@ -39,11 +39,13 @@ class BluffRun(Run):
         """Every (claim, pile, seats) cell of doubts with its successes and failures.
 
         A doubt succeeds when the claim did not hold (the claimant takes the pile).
-        Claimed counts of 30 stand for 30 or more, pile sizes of 40 for 40 or more.
+        Claimed counts of 30 stand for 30 or more, pile sizes of 40 for 40 or more. Seats
+        are numbered from 1 (seat 1 is the first seat).
         """
         table = self.table("doubts")
         table["doubter_strategy"] = self.seat_strategies(table, "doubter_seat")
         table["claimant_strategy"] = self.seat_strategies(table, "claimant_seat")
+        table[["doubter_seat", "claimant_seat"]] += 1  # seat 1 is the first seat
         table["claimant_placed"] = table["claimant_move"].astype(str) != "none"
         table["doubts"] = table["doubt_succeeded"] + table["doubt_failed"]
         return table
@@ -63,9 +65,11 @@ class BluffRun(Run):
         return result[result["n"] >= min_doubts]
 
     def claims(self) -> pd.DataFrame:
-        """Every claim cell: how many claims were true or false at the moment they were made."""
+        """Every claim cell: how many claims were true or false at the moment they were made
+        (seats from 1)."""
         table = self.table("claims")
         table["strategy"] = self.seat_strategies(table, "seat")
+        table["seat"] += 1  # seat 1 is the first seat
         table["placed"] = table["move"].astype(str) != "none"
         table["claims"] = table["true_claims"] + table["false_claims"]
         return table
@@ -82,7 +86,8 @@ class BluffRun(Run):
 
     def penalty_points(self, by: str | None = None) -> pd.DataFrame:
         """Mean penalty points with a 95% interval and the share of games at 0 points, by
-        ``seat`` or ``strategy`` (default: by seat, or by strategy for rotated runs)."""
+        ``seat`` (from 1) or ``strategy`` (default: by seat, or by strategy for rotated
+        runs)."""
         by = by or ("strategy" if self.rotated else "seat")
         seats = self.table("seats")
         if by not in ("seat", "strategy"):
@@ -107,6 +112,8 @@ class BluffRun(Run):
                 }
             )
         table = pd.DataFrame(rows).set_index(by)
+        if by == "seat":
+            table.index = table.index + 1  # seat 1 is the first seat
         return table
 
     def game_length(self) -> pd.DataFrame:
@@ -133,6 +140,7 @@ class BluffRun(Run):
         shares.columns = [c.removeprefix("moves_") for c in shares.columns]
         if by == "seat":
             shares.insert(0, "strategy", seats.groupby("seat")["strategy"].first())
+            shares.index = shares.index + 1  # seat 1 is the first seat
         return shares
 
     def odds_table(self, piles: Sequence[int] = odds.DEFAULT_PILES) -> pd.DataFrame:
@@ -160,7 +168,7 @@ class BluffRun(Run):
         """Win rates plus points, length, endings, doubt success and bluff rate, flat."""
         values = super().metrics()
         for key, row in self.penalty_points().iterrows():
-            prefix = f"seat{key + 1}" if not self.rotated else str(key)
+            prefix = f"seat{key}" if not self.rotated else str(key)
             values[f"{prefix}_points_mean"] = row["mean"]
             values[f"{prefix}_points_ci_low"] = row["ci_low"]
             values[f"{prefix}_points_ci_high"] = row["ci_high"]
@@ -190,7 +198,7 @@ class BluffRun(Run):
                 )
         for seat, row in [] if self.rotated else self.penalty_points("seat").iterrows():
             lines.append(
-                f"  seat {seat + 1} {row.strategy:<22} {row['mean']:6.2f} "
+                f"  seat {seat} {row.strategy:<22} {row['mean']:6.2f} "
                 f"[{row.ci_low:.2f}, {row.ci_high:.2f}]"
             )
         lines += length_lines(self.game_length())

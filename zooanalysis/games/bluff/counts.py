@@ -12,6 +12,7 @@ import numpy as np
 
 from zooanalysis.games.bluff.cards import N_KINDS
 from zooanalysis.games.bluff.engine import GameRecord
+from zooanalysis.outcome import count_outcome, new_outcome_totals
 from zooanalysis.trajectory import (
     LEAD_CHANGE_BINS,
     SETTLED_BINS,
@@ -53,6 +54,8 @@ def new_totals(players: int) -> dict[str, np.ndarray]:
         "doubts": np.zeros((COUNT_BINS, N_KINDS, PILE_BINS, 3, n, n, 2), dtype=np.int64),
         # claimant, claimed count, kind, pile size, move (hand/draw/none), true when made (0/1)
         "claims": np.zeros((n, COUNT_BINS, N_KINDS, PILE_BINS, 3, 2), dtype=np.int64),
+        # win_ties (seat, tied winners) and winning margins: zooanalysis.outcome
+        **new_outcome_totals(n),
     }
 
 
@@ -81,6 +84,7 @@ def tally(record: GameRecord, totals: dict[str, np.ndarray]) -> None:
     totals["rounds_hist"][min(record.rounds, ROUND_BINS - 1)] += 1
     totals["moves_hist"][min(record.moves, MOVE_BINS - 1)] += 1
     totals["end_reasons"][record.end_reason] += 1
+    count_outcome(record.scores, totals, fewest_win=True)
     moves = [move for move, _ in record.score_checks]
     leaders = [sole_leader(scores, higher_is_better=False) for _, scores in record.score_checks]
     totals["lead_changes_hist"][min(count_lead_changes(leaders), LEAD_CHANGE_BINS - 1)] += 1

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from zooanalysis.count_tables import histogram, nonzero_cells, seat_table
+from zooanalysis.count_tables import histogram, nonzero_cells, outcome_tables, seat_table
 from zooanalysis.errors import UserError
 from zooanalysis.games.base import BatchResult, Game
 from zooanalysis.games.bluff import odds
 from zooanalysis.games.bluff.batch import BluffBatch, make_batch
 from zooanalysis.games.bluff.cards import KINDS
+from zooanalysis.games.bluff.counts import MOVE_BINS, POINT_BINS, ROUND_BINS
 from zooanalysis.games.bluff.engine import END_REASONS
 from zooanalysis.games.bluff.rules import (
     MAX_PLAYERS,
@@ -39,6 +41,9 @@ class BluffGame(Game):
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     default_lineup = "bayes,bayes,cautious,random"
+    histogram_tops = MappingProxyType(
+        {"rounds": ROUND_BINS - 1, "moves": MOVE_BINS - 1, "points": POINT_BINS - 1}
+    )
 
     def settings_from_table(self, table: Mapping[str, Any]) -> BluffSettings:
         """Validated settings from a scenario's ``[settings]`` table."""
@@ -139,6 +144,7 @@ def result_tables(totals: BatchResult, labels: list[str]) -> dict[str, pd.DataFr
         "settled": settled_table(totals["settled_hist"]),
         "doubts": doubts,
         "claims": claims,
+        **outcome_tables(totals),
     }
 
 

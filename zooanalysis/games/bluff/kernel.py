@@ -42,6 +42,7 @@ from zooanalysis.games.bluff.strategies import (
     random_claim,
     random_move,
 )
+from zooanalysis.outcome import tally_outcome
 from zooanalysis.rng import seed_game, shuffle
 from zooanalysis.trajectory import LEAD_CHANGE_BINS, SETTLED_BINS
 
@@ -99,6 +100,8 @@ def play_batch(
         totals["move_counts"],
         totals["doubts"],
         totals["claims"],
+        totals["win_ties"],
+        totals["margins"],
         rows["row_scores"],
         rows["row_rounds"],
         rows["row_moves"],
@@ -187,6 +190,8 @@ def _play_batch(
     move_counts,
     doubts,
     claims,
+    win_ties,
+    margins,
     row_scores,
     row_rounds,
     row_moves,
@@ -464,6 +469,7 @@ def _play_batch(
         rounds_hist[min(round_index + 1, ROUND_BINS - 1)] += 1
         moves_hist[min(moves, MOVE_BINS - 1)] += 1
         end_reasons[end_reason] += 1
+        tally_outcome(scores, players, True, win_ties, margins)
         lead_changes_hist[min(lead_changes, LEAD_CHANGE_BINS - 1)] += 1
         if n_best == 1:  # the single winner is the last check's sole leader
             settled_hist[min(SETTLED_BINS - 1, (SETTLED_BINS * streak_start) // moves)] += 1

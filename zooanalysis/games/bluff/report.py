@@ -11,16 +11,28 @@ import pandas as pd
 
 from zooanalysis.games.bluff import odds
 from zooanalysis.games.bluff.analysis import BluffRun
+from zooanalysis.games.bluff.counts import POINT_BINS
 from zooanalysis.games.bluff.rules import settings_from_table
-from zooanalysis.report.model import Figure, Finding, Section, Table, percent, rate_phrase
+from zooanalysis.report.model import (
+    Figure,
+    Finding,
+    Section,
+    Table,
+    estimates_of,
+    mean_phrase,
+    percent,
+    rate_phrase,
+)
 from zooanalysis.report.style import (
     HEATMAP,
     MISSING,
     PALETTE,
+    count_axis,
     new_figure,
     percent_axis,
     rate_bars,
 )
+from zooanalysis.separation import Estimate, standout
 from zooanalysis.stats import rate_table
 
 MIN_DOUBTS = 100
@@ -97,7 +109,9 @@ def overall_doubt_finding(run: BluffRun) -> Finding:
     doubts = run.doubts()[["doubt_succeeded", "doubts"]].sum()
     row = rate_table([doubts["doubt_succeeded"]], [doubts["doubts"]]).iloc[0]
     by = run.doubt_odds(("doubter_strategy",))
-    detail = ", ".join(f"{name} {percent(r.rate)}" for name, r in by.iterrows())
+    detail = ", ".join(
+        f"{name} {rate_phrase(r.rate, r.ci_low, r.ci_high)}" for name, r in by.iterrows()
+    )
     return Finding(
         f"A doubt catches a false claim {rate_phrase(row.rate, row.ci_low, row.ci_high)} of "
         f"the time ({int(row.n):,} doubts; by doubter: {detail}).",
@@ -124,7 +138,7 @@ def headline_cell(run: BluffRun) -> tuple[int, int] | None:
 
 
 def headline_doubt_finding(run: BluffRun) -> Finding | None:
-    """'Doubting a claim of N or more on a pile of P cards succeeds X% ± Y% of the time.'"""
+    """'Doubting a claim of N or more on a pile of P cards succeeds X% [low, high] of the time.'"""
     cell = headline_cell(run)
     if cell is None:
         return None
@@ -239,6 +253,7 @@ def odds_section(run: BluffRun) -> Section:
     axes.set_xlabel("Claimed count (animals)")
     axes.set_ylabel("Claim holds (%)")
     percent_axis(axes)
+    count_axis(axes)
     axes.legend(fontsize=8, ncol=1, loc="upper right")
     return Section(
         title="Bluff in Zoo: exact odds against what the doubts found",
@@ -280,17 +295,25 @@ def odds_section(run: BluffRun) -> Section:
 def bluff_section(run: BluffRun) -> Section:
     """Bluff rate by strategy (and how the claimant placed its card)."""
     rates = run.bluff_rates(("strategy",))
-    name = rates["rate"].idxmax()
-    row = rates.loc[name]
+    most = standout(estimates_of(rates))
+    row = rates.loc[most.top.name]
+    claims = f"{rate_phrase(row.rate, row.ci_low, row.ci_high)} of its claims are false when made"
+    if len(rates) == 1:
+        text = f"{most.top.name}: {claims} ({int(row.n):,} claims)."
+    elif most.clear:
+        others = "; ".join(
+            f"{name} {rate_phrase(r.rate, r.ci_low, r.ci_high)}"
+            for name, r in rates.drop(index=most.top.name).iterrows()
+        )
+        text = f"{most.top.name} bluffs most: {claims} ({int(row.n):,} claims; {others})."
+    else:
+        text = (
+            "No strategy measurably bluffs most: "
+            + ", ".join(f"{e.name} {rate_phrase(e.value, e.low, e.high)}" for e in most.level)
+            + " of claims false when made are not separated."
+        )
     finding = Finding(
-        f"{name} bluffs most: {rate_phrase(row.rate, row.ci_low, row.ci_high)} of its claims "
-        f"are false when made ({int(row.n):,} claims).",
-        row.rate,
-        row.ci_low,
-        row.ci_high,
-        int(row.n),
-        "bluff_rate",
-        "bluff_rate",
+        text, row.rate, row.ci_low, row.ci_high, int(row.n), "bluff_rate", "bluff_rate"
     )
     figure, axes = new_figure(6.4, 0.6 + 0.45 * len(rates))
     rate_bars(
@@ -330,13 +353,14 @@ def points_section(run: BluffRun) -> Section:
     by = "strategy" if run.rotated else "seat"
     points = run.table("points")
     points["strategy"] = run.seat_strategies(points, "seat")
+    points["seat"] += 1  # seat 1 is the first seat, as in penalty_points()
     histogram = points.groupby([by, "points"])["games"].sum()
     means = run.penalty_points(by)
     figure, axes = new_figure(6.4, 3.6)
     for index, key in enumerate(histogram.index.get_level_values(0).unique()):
         part = histogram.loc[key]
         share = part / part.sum()
-        label = f"seat {key + 1} {means.loc[key, 'strategy']}" if by == "seat" else str(key)
+        label = f"seat {key} {means.loc[key, 'strategy']}" if by == "seat" else str(key)
         axes.step(
             share.index,
             share.to_numpy(),
@@ -347,23 +371,37 @@ def points_section(run: BluffRun) -> Section:
     axes.set_xlabel("Penalty points at the end of the game (cards taken)")
     axes.set_ylabel("Games (%)")
     percent_axis(axes)
+    count_axis(axes)
     axes.legend(fontsize=8)
-    best = means["mean"].idxmin()
-    row = means.loc[best]
-    who = f"Seat {best + 1} ({row.strategy})" if by == "seat" else str(best)
+    top = POINT_BINS - 1
+    reached = (
+        f" The last step, {top}, holds {top} or more." if points["points"].max() >= top else ""
+    )
+
+    def who(key) -> str:
+        return f"seat {key} ({means.loc[key, 'strategy']})" if by == "seat" else str(key)
+
+    fewest = standout(
+        [Estimate(key, r["mean"], r.ci_low, r.ci_high) for key, r in means.iterrows()],
+        highest=False,
+    )
+    row = means.loc[fewest.top.name]
+    if fewest.clear:
+        name = who(fewest.top.name)
+        text = (
+            f"{name[0].upper()}{name[1:]} ends with the fewest penalty points: "
+            f"{mean_phrase(row['mean'], row.ci_low, row.ci_high)} on average, measurably "
+            "fewer than every other."
+        )
+    else:
+        text = "No measurable difference in who ends with the fewest penalty points: " + (
+            ", ".join(f"{who(e.name)} {mean_phrase(e.value, e.low, e.high)}" for e in fewest.level)
+            + " on average."
+        )
     finding = Finding(
-        f"{who} ends with the fewest penalty points: {row['mean']:.2f} on average "
-        f"[95% CI {row.ci_low:.2f}, {row.ci_high:.2f}].",
-        row["mean"],
-        row.ci_low,
-        row.ci_high,
-        int(row.n),
-        "penalty_points",
-        "fewest_points",
+        text, row["mean"], row.ci_low, row.ci_high, int(row.n), "penalty_points", "fewest_points"
     )
     table = means.reset_index()
-    if by == "seat":
-        table["seat"] += 1
     return Section(
         title="Bluff in Zoo: penalty points",
         intro="The distribution of final penalty points; fewest points win.",
@@ -373,7 +411,7 @@ def points_section(run: BluffRun) -> Section:
                 "penalty_points",
                 "Penalty points at the end",
                 figure,
-                "Share of games ending with each number of points (127 = 127 or more).",
+                f"Share of games ending with each number of points.{reached}",
             )
         ],
         tables=[

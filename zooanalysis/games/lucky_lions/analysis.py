@@ -169,11 +169,11 @@ class LuckyLionsRun(Run):
         return table
 
     def points(self, by: str = "seat") -> pd.DataFrame:
-        """Mean points per game with 95% CI, by seat (or strategy for rotated runs)."""
+        """Mean points per game with 95% CI, by seat (from 1) or strategy."""
         return self._means("points", by)
 
     def cards_won(self, by: str = "seat") -> pd.DataFrame:
-        """Mean Zoo Cards won per game with 95% CI, by seat (or strategy)."""
+        """Mean Zoo Cards won per game with 95% CI, by seat (from 1) or strategy."""
         return self._means("cards_won", by)
 
     def _means(self, name: str, by: str) -> pd.DataFrame:
@@ -188,6 +188,7 @@ class LuckyLionsRun(Run):
         table = pd.DataFrame(rows).T
         if by == "seat":
             table.insert(0, "strategy", seats.groupby("seat")["strategy"].first())
+            table.index = table.index + 1  # seat 1 is the first seat
         table.index.name = by
         return table
 
@@ -215,7 +216,7 @@ class LuckyLionsRun(Run):
         )
         by = "strategy" if self.rotated else "seat"
         for key, row in self.cards_won(by).iterrows():
-            prefix = f"seat{key + 1}" if by == "seat" else str(key)
+            prefix = f"seat{key}" if by == "seat" else str(key)
             values[f"{prefix}_cards_won_mean"] = row["mean"]
         for reason, row in self.end_reasons().iterrows():
             add_rate(values, f"end_{reason}", row)
@@ -271,7 +272,7 @@ class LuckyLionsRun(Run):
         ]
         by = "strategy" if self.rotated else "seat"
         for key, row in self.cards_won(by).iterrows():
-            label = f"seat {key + 1} {row.strategy:<22}" if by == "seat" else f"{key:<29}"
+            label = f"seat {key} {row.strategy:<22}" if by == "seat" else f"{key:<29}"
             lines.append(f"  {label} {row['mean']:.2f} [{row.ci_low:.2f}, {row.ci_high:.2f}]")
         lines += ["", "How games ended:"]
         names = {

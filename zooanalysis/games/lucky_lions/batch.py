@@ -21,7 +21,7 @@ from zooanalysis.games.lucky_lions import kernel
 from zooanalysis.games.lucky_lions.counts import new_rows, new_totals, tally
 from zooanalysis.games.lucky_lions.engine import Strategy, play_game
 from zooanalysis.games.lucky_lions.generator import GeneratorTables
-from zooanalysis.games.lucky_lions.rules import LuckySettings
+from zooanalysis.games.lucky_lions.rules import REFUSED_ZOO_CARD, LuckySettings
 from zooanalysis.games.lucky_lions.strategies import strategy_code, strategy_params
 from zooanalysis.strategy_spec import PlayerSpec
 
@@ -45,6 +45,9 @@ class LuckyBatch:
     draw_instead: bool
     busy_zoo: bool
     wild_animals: bool
+    refused_zoo_card: int
+    """Index into ``rules.REFUSED_ZOO_CARD``."""
+    panda_rejudge: bool
     codes: np.ndarray
     params: np.ndarray
     with_rows: bool
@@ -81,6 +84,8 @@ class LuckyBatch:
             totals,
             rows,
             first_game,
+            refused_zoo_card=self.refused_zoo_card,
+            panda_rejudge=self.panda_rejudge,
         )
         return {**totals, **rows} if self.with_rows else totals
 
@@ -108,6 +113,8 @@ def make_batch(
         draw_instead=settings.draw_instead,
         busy_zoo=settings.busy_zoo,
         wild_animals=settings.wild_animals,
+        refused_zoo_card=REFUSED_ZOO_CARD.index(settings.refused_zoo_card),
+        panda_rejudge=settings.panda_switch == "rejudge",
         codes=codes,
         params=params,
         with_rows=with_rows,

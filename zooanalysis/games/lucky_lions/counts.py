@@ -18,6 +18,7 @@ from zooanalysis.games.lucky_lions.engine import (
     GameRecord,
 )
 from zooanalysis.games.lucky_lions.flat import N_TYPES
+from zooanalysis.outcome import count_outcome, new_outcome_totals
 from zooanalysis.trajectory import LEAD_CHANGE_BINS as LEAD_BINS
 from zooanalysis.trajectory import SETTLED_BINS, settled_bin
 
@@ -51,6 +52,8 @@ def new_totals(players: int) -> dict[str, np.ndarray]:
         "powers": np.zeros(len(POWER_NAMES), dtype=np.int64),
         "lead_changes": np.zeros(LEAD_BINS, dtype=np.int64),
         "settled": np.zeros(SETTLED_BINS, dtype=np.int64),
+        # win_ties (seat, tied winners) and winning margins: zooanalysis.outcome
+        **new_outcome_totals(n),
     }
 
 
@@ -80,6 +83,7 @@ def tally(record: GameRecord, totals: dict[str, np.ndarray]) -> None:
         totals["draws_instead"][seat] += 1
     totals["turns_hist"][min(record.turns, TURN_BINS - 1)] += 1
     totals["end_reasons"][record.end_reason] += 1
+    count_outcome(record.scores, totals)
     for size, tied in record.battles:
         totals["battles"][size, int(tied)] += 1
     for die_size, card_type, result in record.rolls:

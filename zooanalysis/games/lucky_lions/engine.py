@@ -593,9 +593,9 @@ def play_turn(state: GameState, strategies: Sequence[Strategy], active: int) -> 
     refill_market(state)
 
     switched = False
-    while True:  # a wild panda's switch restarts the battle once, on the new card
-        seats = battlers_for(state, strategies, active, opponent, card)
-        rollers = start_rolls(state, strategies, active, card, seats)
+    seats = battlers_for(state, strategies, active, opponent, card)
+    rollers = start_rolls(state, strategies, active, card, seats)
+    while True:  # a wild panda switches the card once: judged afresh, or rolled afresh
         outcome = apply_powers(state, strategies, active, card, rollers, switched)
         if outcome == "switch":
             owner = next(r for r in rollers if _panda_off_card(state, card, r))
@@ -606,8 +606,11 @@ def play_turn(state: GameState, strategies: Sequence[Strategy], active: int) -> 
             record.powers.append(POWER_PANDA)
             state.market[index], card = card, state.market[index]
             switched = True
-            _rolled_to_bottom(state, rollers)
-            continue
+            if state.settings.panda_switch == "reroll":  # the battle starts afresh
+                _rolled_to_bottom(state, rollers)
+                seats = battlers_for(state, strategies, active, opponent, card)
+                rollers = start_rolls(state, strategies, active, card, seats)
+            continue  # "rejudge": the same shown animals, on the new card
         break
 
     record.battles.append((len(card.cycle), False))
@@ -774,7 +777,7 @@ def award(
         view = observe(state, seat, active)
         if strategies[seat].choose_draw_instead(view, card, state.stream):
             state.record.draws_instead.append(seat)
-            state.out_of_game.append(card)
+            return_refused(state, card)
             draw_animals(state, player, card.points)
             return
     player.points += card.points
@@ -787,6 +790,20 @@ def award(
         player.reshuffled = True
         reshuffle(state, player)
     note_leader(state)
+
+
+def return_refused(state: GameState, card: ZooCard) -> None:
+    """Draw instead: the refused Zoo Card goes to the bottom of the Zoo deck (the market is
+    refilled from it if short, as after a pick), back face up to the market, or out of the
+    game (``refused_zoo_card``, decision #10)."""
+    where = state.settings.refused_zoo_card
+    if where == "deck_bottom":
+        state.zoo_deck.append(card)
+        refill_market(state)
+    elif where == "market":
+        state.market.append(card)
+    else:
+        state.out_of_game.append(card)
 
 
 def note_leader(state: GameState) -> None:

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from zooanalysis.count_tables import histogram, nonzero_cells, seat_table
+from zooanalysis.count_tables import histogram, nonzero_cells, outcome_tables, seat_table
 from zooanalysis.errors import UserError
 from zooanalysis.games.base import BatchResult, Game
 from zooanalysis.games.lucky_lions.cards import ANIMALS
+from zooanalysis.games.lucky_lions.counts import CARDS_WON_BINS, POINT_BINS, TURN_BINS
 from zooanalysis.games.lucky_lions.decks import deck_to_toml, describe_deck, generate_zoo_cards
 from zooanalysis.games.lucky_lions.dominance import animal_summary
 from zooanalysis.games.lucky_lions.engine import END_REASONS, POWER_NAMES, RESULT_NAMES, TIE_NAMES
@@ -42,6 +44,9 @@ class LuckyLionsGame(Game):
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     default_lineup = "greedy,greedy,random,random"
+    histogram_tops = MappingProxyType(
+        {"turns": TURN_BINS - 1, "points": POINT_BINS - 1, "cards_won": CARDS_WON_BINS - 1}
+    )
 
     def settings_from_table(self, table: Mapping[str, Any]) -> LuckySettings:
         """Validated settings from a scenario's ``[settings]`` table."""
@@ -170,6 +175,7 @@ def result_tables(totals: BatchResult, labels: list[str]) -> dict[str, pd.DataFr
         "powers": pd.DataFrame({"power": list(POWER_NAMES), "uses": totals["powers"]}),
         "lead_changes": lead_changes_table(totals["lead_changes"]),
         "settled": settled_table(totals["settled"]),
+        **outcome_tables(totals),
     }
 
 

@@ -93,6 +93,7 @@ from zooanalysis.games.lucky_lions.strategies import (
     random_other,
     random_subset,
 )
+from zooanalysis.outcome import tally_outcome
 from zooanalysis.rng import below, seed_game
 
 N_ANIMALS = 5
@@ -126,7 +127,11 @@ STREAK_LEADER = 5
 STREAK_START = 6
 LEAD_CHANGES = 7
 LAST_CHECK = 8
-GAME_SCALARS = 9
+DECK_END = 9
+GAME_SCALARS = 10
+
+REFUSED_DECK_BOTTOM, REFUSED_MARKET, REFUSED_OUT = range(3)
+"""``rules.REFUSED_ZOO_CARD``, by index."""
 
 
 def play_batch(
@@ -151,6 +156,8 @@ def play_batch(
     totals: dict[str, np.ndarray],
     rows: dict[str, np.ndarray] | None = None,
     first_game: int = 0,
+    refused_zoo_card: int = 0,
+    panda_rejudge: bool = True,
 ) -> None:
     """Play games ``first_game .. first_game + n_games - 1`` of the batch seeded
     ``batch_seed``, adding into ``totals`` (from ``counts.new_totals``).
@@ -159,7 +166,9 @@ def play_batch(
     ``generator.GeneratorTables`` for a fresh print per game (ignored unless ``fresh``);
     ``animal_cards``: the unshuffled Animal Cards as types. ``codes`` and ``params`` hold each
     seat's strategy code and parameters. ``rows``, from ``counts.new_rows``, receives one
-    row per game when given. Raises ``RuntimeError`` if a strategy made an illegal choice.
+    row per game when given. ``refused_zoo_card`` indexes ``rules.REFUSED_ZOO_CARD`` (where a
+    card refused under draw instead goes) and ``panda_rejudge`` is ``panda_switch ==
+    "rejudge"``. Raises ``RuntimeError`` if a strategy made an illegal choice.
     """
     players = codes.shape[0]
     if rows is None:
@@ -190,6 +199,8 @@ def play_batch(
         bool(draw_instead),
         bool(busy_zoo),
         bool(wild_animals),
+        np.int64(refused_zoo_card),
+        bool(panda_rejudge),
         np.ascontiguousarray(codes, dtype=np.int64),
         np.ascontiguousarray(params, dtype=np.float64),
         np.uint64(batch_seed),
@@ -211,6 +222,8 @@ def play_batch(
         totals["powers"],
         totals["lead_changes"],
         totals["settled"],
+        totals["win_ties"],
+        totals["margins"],
         rows["row_points"],
         rows["row_cards_won"],
         rows["row_turns"],
@@ -393,6 +406,31 @@ def _draw(
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
+def _to_deck_bottom(
+    card_i: np.int64,
+    order: np.ndarray,
+    market: np.ndarray,
+    market_size: np.int64,
+    gs: np.ndarray,
+) -> None:
+    """``engine.return_refused`` ("deck_bottom"): the card goes under the Zoo deck
+    (``order[DECK_TOP:DECK_END]``, moved to the front of ``order`` when its end is reached),
+    then the market is refilled from the deck if short."""
+    if gs[DECK_END] >= order.shape[0]:
+        n = gs[DECK_END] - gs[DECK_TOP]
+        for i in range(n):
+            order[i] = order[gs[DECK_TOP] + i]
+        gs[DECK_TOP] = 0
+        gs[DECK_END] = n
+    order[gs[DECK_END]] = card_i
+    gs[DECK_END] += 1
+    while gs[MARKET_N] < market_size and gs[DECK_TOP] < gs[DECK_END]:
+        market[gs[MARKET_N]] = order[gs[DECK_TOP]]
+        gs[MARKET_N] += 1
+        gs[DECK_TOP] += 1
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
 def _raw_winners(
     card: np.ndarray, nb: np.int64, types: np.ndarray, animals: np.ndarray, winners: np.ndarray
 ) -> np.int64:
@@ -450,6 +488,8 @@ def _play_batch(
     draw_instead,
     busy_zoo,
     wild_animals,
+    refused_to,
+    panda_rejudge,
     codes,
     params,
     batch_seed,
@@ -471,6 +511,8 @@ def _play_batch(
     t_powers,
     t_lead,
     t_settled,
+    t_win_ties,
+    t_margins,
     row_points,
     row_cards_won,
     row_turns,
@@ -580,6 +622,7 @@ def _play_batch(
         for m in range(market_n):
             market[m] = order[m]
         gs[DECK_TOP] = market_n
+        gs[DECK_END] = n_cards
         gs[MARKET_N] = market_n
         gs[TURNS] = 0
         gs[LEADER] = -1
@@ -634,7 +677,7 @@ def _play_batch(
             for m in range(pick, gs[MARKET_N] - 1):
                 market[m] = market[m + 1]
             gs[MARKET_N] -= 1
-            while gs[MARKET_N] < market_size and gs[DECK_TOP] < n_cards:
+            while gs[MARKET_N] < market_size and gs[DECK_TOP] < gs[DECK_END]:
                 market[gs[MARKET_N]] = order[gs[DECK_TOP]]
                 gs[MARKET_N] += 1
                 gs[DECK_TOP] += 1
@@ -764,78 +807,84 @@ def _play_batch(
                                 stream,
                             )
                         r_shown[r] = second if keep == 1 else first
-                # apply_powers
-                switch_owner = -1
-                if wild_animals:
-                    panda_on_card = shows_animal(card, PANDA)
-                    while True:
-                        for r in range(nb):
-                            types[r] = die[r_seat[r], r_shown[r]]
-                        for r in range(nb):
-                            if types[r] == WILD_DOLPHIN:
-                                void = True
-                        if void:
-                            break
-                        if not switched and gs[MARKET_N] > 0 and not panda_on_card:
+                # apply_powers; a wild panda's switch either comes back here to judge the
+                # same shown animals on the new card (panda_rejudge) or rolls afresh
+                while True:
+                    switch_owner = -1
+                    if wild_animals:
+                        panda_on_card = shows_animal(card, PANDA)
+                        while True:
                             for r in range(nb):
-                                if types[r] == WILD_PANDA:
-                                    switch_owner = r
+                                types[r] = die[r_seat[r], r_shown[r]]
+                            for r in range(nb):
+                                if types[r] == WILD_DOLPHIN:
+                                    void = True
+                            if void:
+                                break
+                            if not switched and gs[MARKET_N] > 0 and not panda_on_card:
+                                for r in range(nb):
+                                    if types[r] == WILD_PANDA:
+                                        switch_owner = r
+                                        break
+                                if switch_owner >= 0:
                                     break
-                            if switch_owner >= 0:
+                            rerolled = False
+                            for r in range(nb):
+                                if types[r] != WILD_FOX or r_rerolled[r] == 1:
+                                    continue
+                                _find_winners(card, nb, types, animals, winners, wild_animals)
+                                winning = winners[r] == 1
+                                seat = r_seat[r]
+                                if choose_reroll(codes[seat], winning, stream):
+                                    r_rerolled[r] = 1
+                                    r_shown[r] = _roll(
+                                        r, seat, no_shuffle, die, r_chosen, r_nchosen, r_rolled,
+                                        r_nrolled, seen, stream,
+                                    )
+                                    t_powers[POWER_FOX] += 1
+                                    rerolled = True
+                                    break
+                            if not rerolled:
                                 break
-                        rerolled = False
-                        for r in range(nb):
-                            if types[r] != WILD_FOX or r_rerolled[r] == 1:
-                                continue
-                            _find_winners(card, nb, types, animals, winners, wild_animals)
-                            winning = winners[r] == 1
-                            seat = r_seat[r]
-                            if choose_reroll(codes[seat], winning, stream):
-                                r_rerolled[r] = 1
-                                r_shown[r] = _roll(
-                                    r, seat, no_shuffle, die, r_chosen, r_nchosen, r_rolled,
-                                    r_nrolled, seen, stream,
-                                )
-                                t_powers[POWER_FOX] += 1
-                                rerolled = True
-                                break
-                        if not rerolled:
-                            break
-                if switch_owner >= 0:
-                    seat = r_seat[switch_owner]
-                    c = codes[seat]
-                    if c == RANDOM:
-                        index = random_index(gs[MARKET_N], stream)
-                    else:
-                        _observe(
-                            c, seat, die, dlen, animal_counts, public, own_discards, seen,
-                            my_die, unseen,
-                        )
-                        _market_rows(rows, market, gs[MARKET_N], market_rows)
-                        index = choose_switch(
-                            c,
-                            seat,
-                            r_seat,
-                            nb,
-                            active,
-                            market_rows,
-                            gs[MARKET_N],
-                            my_die,
-                            dlen,
-                            seen,
-                            unseen,
-                            wild_animals,
-                            stream,
-                        )
-                    if not 0 <= index < gs[MARKET_N]:
-                        return ILLEGAL
-                    t_powers[POWER_PANDA] += 1
-                    swap = market[index]
-                    market[index] = card_i
-                    card_i = swap
-                    for f in range(CARD_FIELDS):
-                        card[f] = rows[card_i, f]
-                    switched = True
+                    if switch_owner >= 0:
+                        seat = r_seat[switch_owner]
+                        c = codes[seat]
+                        if c == RANDOM:
+                            index = random_index(gs[MARKET_N], stream)
+                        else:
+                            _observe(
+                                c, seat, die, dlen, animal_counts, public, own_discards, seen,
+                                my_die, unseen,
+                            )
+                            _market_rows(rows, market, gs[MARKET_N], market_rows)
+                            index = choose_switch(
+                                c,
+                                seat,
+                                r_seat,
+                                nb,
+                                active,
+                                market_rows,
+                                gs[MARKET_N],
+                                my_die,
+                                dlen,
+                                seen,
+                                unseen,
+                                wild_animals,
+                                stream,
+                            )
+                        if not 0 <= index < gs[MARKET_N]:
+                            return ILLEGAL
+                        t_powers[POWER_PANDA] += 1
+                        swap = market[index]
+                        market[index] = card_i
+                        card_i = swap
+                        for f in range(CARD_FIELDS):
+                            card[f] = rows[card_i, f]
+                        switched = True
+                        if panda_rejudge:
+                            continue
+                    break
+                if switch_owner >= 0 and not panda_rejudge:
                     if no_shuffle:
                         _to_bottom(nb, r_seat, r_rolled, r_nrolled, die, dlen, tmp)
                     continue
@@ -993,6 +1042,13 @@ def _play_batch(
                             )
                     if refuse:
                         t_draws[receiver] += 1
+                        if refused_to == REFUSED_MARKET:  # engine.return_refused
+                            if gs[MARKET_N] >= market_cap:
+                                return OVERFLOW
+                            market[gs[MARKET_N]] = card_i
+                            gs[MARKET_N] += 1
+                        elif refused_to == REFUSED_DECK_BOTTOM:
+                            _to_deck_bottom(card_i, order, market, market_size, gs)
                         _draw(receiver, points, die, dlen, pile, gs, no_shuffle, stream)
                     else:
                         scores[receiver] += points
@@ -1057,6 +1113,7 @@ def _play_batch(
             t_cards_won_hist[q, min(won[q], CARDS_WON_BINS - 1)] += 1
         t_turns[min(turns, TURN_BINS - 1)] += 1
         t_end[end_reason] += 1
+        tally_outcome(scores, players, False, t_win_ties, t_margins)
         t_lead[min(gs[LEAD_CHANGES], LEAD_BINS - 1)] += 1
         if n_best == 1:
             settled = gs[STREAK_START] if gs[STREAK_LEADER] == sole else gs[LAST_CHECK] + 1

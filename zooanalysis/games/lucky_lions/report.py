@@ -17,15 +17,25 @@ from matplotlib.colors import ListedColormap
 from zooanalysis.games.lucky_lions.analysis import LuckyLionsRun, describe_rules
 from zooanalysis.games.lucky_lions.cards import ANIMALS
 from zooanalysis.games.lucky_lions.outcomes import outcome_matrix
-from zooanalysis.report.model import Figure, Finding, Section, Table, mean_phrase, rate_phrase
+from zooanalysis.report.model import (
+    Figure,
+    Finding,
+    Section,
+    Table,
+    estimates_of,
+    mean_phrase,
+    rate_phrase,
+)
 from zooanalysis.report.style import (
     PALETTE,
     REFERENCE,
+    count_axis,
     new_figure,
     new_grid,
     percent_axis,
     rate_bars,
 )
+from zooanalysis.separation import Estimate, standout
 
 MAX_CARDS_DRAWN = 30
 """Dominance matrices drawn at most (the table has every card)."""
@@ -40,7 +50,10 @@ DEFINITIONS = {
     "uniform best-pick share is just the share of cards showing the animal.",
     "Spread over prints": "Every game of a run with deck = 'generated' uses its own print of "
     "the publisher's generator; the spread is the standard deviation of a print's mean "
-    "strength over 200 prints (how much one printed deck can tilt an animal).",
+    "strength over 200 prints (how much one printed deck can tilt an animal). The strength "
+    "over prints is their mean, with a 95% interval reaching 1.96 standard errors (standard "
+    "deviation / √200) on each side: an animal is named strongest or weakest only when its "
+    "interval separates it from every other.",
     "Tie rate": "The share of battles with more than one winning animal (before the tie "
     "rule's discard), with its 95% Wilson interval; 'exact' is the chance for two cards "
     "drawn like the dice on a card of that size, averaged over the deck.",
@@ -60,21 +73,9 @@ def dominance_section(run: LuckyLionsRun) -> Section:
     """Who beats whom per card, and animal strength across the deck (exact)."""
     rules = run.rules()
     strength = run.animal_strength()
-    dice = strength["strength_dice"]
-    strongest, weakest = dice.idxmax(), dice.idxmin()
     decks = int(strength["decks"].iloc[0])
     where = f"over {decks} generated prints" if rules.fresh_decks else "on the run's deck"
-    findings = [
-        Finding(
-            f"Against the dice's animals, {strongest} is the strongest animal {where} "
-            f"({dice[strongest]:+.3f} per roll) and {weakest} the weakest "
-            f"({dice[weakest]:+.3f}); exact, on a scale of -1 to +1.",
-            value=dice[strongest],
-            n=decks,
-            figure="lucky_animal_strength",
-            key="strongest_animal",
-        )
-    ]
+    findings = [strength_finding(strength, where, decks)]
     lion = strength.loc["lion"]
     others = strength.drop(index="lion")["best_pick_share_dice"].mean()
     findings.append(
@@ -90,6 +91,7 @@ def dominance_section(run: LuckyLionsRun) -> Section:
         )
     )
     dominance = run.cycle_dominance()
+    dominance["card"] += 1  # numbered from 1, as in the figure's titles
     return Section(
         title="Lucky Lions: cycle dominance (exact)",
         intro=(
@@ -110,6 +112,53 @@ def dominance_section(run: LuckyLionsRun) -> Section:
             ),
         ],
         definitions=DEFINITIONS,
+    )
+
+
+def strength_estimates(strength: pd.DataFrame) -> list[Estimate]:
+    """Each animal's mean strength against the dice with its 95% interval: exact for one
+    fixed deck; over generated prints, the mean over prints +- 1.96 standard errors."""
+    decks = strength["decks"].astype(float)
+    spread = strength["std_dice"].fillna(0.0)
+    half = 1.959963984540054 * spread / np.sqrt(decks)
+    return [
+        Estimate(animal, row.strength_dice, row.strength_dice - h, row.strength_dice + h)
+        for (animal, row), h in zip(strength.iterrows(), half, strict=True)
+    ]
+
+
+def strength_finding(strength: pd.DataFrame, where: str, decks: int) -> Finding:
+    """The strongest and weakest animal against the dice, named only when separated."""
+    estimates = strength_estimates(strength)
+    strongest = standout(estimates)
+    weakest = standout(estimates, highest=False)
+    exact = strength["std_dice"].isna().all()
+
+    def phrase(estimate: Estimate) -> str:
+        if exact:
+            return f"{estimate.name} {estimate.value:+.3f}"
+        return (
+            f"{estimate.name} {estimate.value:+.3f} [{estimate.low:+.3f}, {estimate.high:+.3f}]"
+        )
+
+    def verdict(best, word: str) -> str:
+        if best.clear:
+            return f"{phrase(best.top)} is the {word}"
+        return f"no animal is measurably the {word} ({', '.join(map(phrase, best.level))})"
+
+    basis = (
+        "exact"
+        if exact
+        else f"mean over prints with its 95% interval; a single print tilts an animal by a "
+        f"standard deviation of about {strength['std_dice'].mean():.3f}"
+    )
+    text = (
+        f"Against the dice's animals {where} (win − loss per roll, −1 to +1; {basis}): "
+        f"{verdict(strongest, 'strongest')}; {verdict(weakest, 'weakest')}."
+    )
+    top = strongest.top
+    return Finding(
+        text, top.value, top.low, top.high, decks, "lucky_animal_strength", "strongest_animal"
     )
 
 
@@ -181,9 +230,20 @@ def ties_section(run: LuckyLionsRun) -> Section:
     """Observed tie rate by cycle size, with the exact chance for random cards."""
     ties = run.tie_rates()
     by_size = ties.drop(index="all")
-    worst = by_size["rate"].idxmax()
-    row = by_size.loc[worst]
+    most = standout(estimates_of(by_size))
+    row = by_size.loc[most.top.name]
     overall = ties.loc["all"]
+    if len(by_size) == 1:
+        which = f"all its cards have {most.top.name} animals"
+    elif most.clear:
+        which = (
+            f"cards with {most.top.name} animals tie most: "
+            f"{rate_phrase(row.rate, row.ci_low, row.ci_high)}"
+        )
+    else:
+        which = "no cycle size ties measurably most: " + ", ".join(
+            f"{e.name} animals {rate_phrase(e.value, e.low, e.high)}" for e in most.level
+        )
     figure, axes = new_figure()
     labels = [str(size) for size in by_size.index]
     rate_bars(axes, labels, by_size["rate"], by_size["ci_low"], by_size["ci_high"])
@@ -205,8 +265,7 @@ def ties_section(run: LuckyLionsRun) -> Section:
         findings=[
             Finding(
                 f"{rate_phrase(overall.rate, overall.ci_low, overall.ci_high)} of battles tie "
-                f"(n={int(overall.n):,} battles); cards with {worst} animals tie most: "
-                f"{rate_phrase(row.rate, row.ci_low, row.ci_high)}.",
+                f"(n={int(overall.n):,} battles); {which}.",
                 overall.rate,
                 overall.ci_low,
                 overall.ci_high,
@@ -231,12 +290,38 @@ def ties_section(run: LuckyLionsRun) -> Section:
 # --- the whole game ----------------------------------------------------------------------------
 
 
+def best_card_finding(results: pd.DataFrame) -> Finding:
+    """Which shown card type wins its battle alone most often, named only when separated."""
+    estimates = estimates_of(results, "won_rate", "won_ci_low", "won_ci_high")
+    most = standout(estimates)
+    row = results.loc[most.top.name]
+    level = {e.name for e in most.level}
+    behind = ", ".join(
+        f"{e.name} {rate_phrase(e.value, e.low, e.high)}" for e in estimates if e.name not in level
+    )
+    if most.clear:
+        text = (
+            f"Shown {most.top.name} cards won their battle alone "
+            f"{rate_phrase(row.won_rate, row.won_ci_low, row.won_ci_high, int(row.shown))} of "
+            f"the time, measurably the most of any card (others: {behind})."
+        )
+    else:
+        text = (
+            "No card type measurably wins its battle alone most often: "
+            + ", ".join(f"{e.name} {rate_phrase(e.value, e.low, e.high)}" for e in most.level)
+            + " are not separated"
+            + (f"; measurably behind {most.top.name}: {behind}." if behind else ".")
+        )
+    return Finding(
+        text, row.won_rate, row.won_ci_low, row.won_ci_high, int(row.shown),
+        "lucky_animals_in_games", "best_animal_in_games",
+    )  # fmt: skip
+
+
 def game_section(run: LuckyLionsRun) -> Section:
     """How animals fared in games, dice sizes, Zoo Cards won, powers."""
     results = run.animal_results()
     won = results["won_rate"]
-    best = won.idxmax()
-    row = results.loc[best]
     mean_die, low_die, high_die = run.mean_die_size()
     by = "strategy" if run.rotated else "seat"
     cards = run.cards_won(by)
@@ -251,18 +336,9 @@ def game_section(run: LuckyLionsRun) -> Section:
     right.set_xlabel("Cards in the die when rolled")
     right.set_ylabel("Rolls (%)")
     percent_axis(right)
+    count_axis(right)
     findings = [
-        Finding(
-            f"Shown {best} cards won their battle alone "
-            f"{rate_phrase(row.won_rate, row.won_ci_low, row.won_ci_high, int(row.shown))} of "
-            "the time, the most of any card.",
-            row.won_rate,
-            row.won_ci_low,
-            row.won_ci_high,
-            int(row.shown),
-            "lucky_animals_in_games",
-            "best_animal_in_games",
-        ),
+        best_card_finding(results),
         Finding(
             f"A die held {mean_phrase(mean_die, low_die, high_die, 'cards')} when rolled.",
             mean_die,

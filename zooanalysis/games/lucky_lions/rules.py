@@ -13,8 +13,12 @@ A scenario file's ``[settings]`` table::
     no_shuffle = false       # variant: roll the top card, returned cards to the bottom
     reshuffle_at_points = 5  # ... and reshuffle once at this many points
     draw_instead = false     # variant: refuse a won card and draw that many Animal Cards
+    refused_zoo_card = "deck_bottom"  # ... the refused card goes to the bottom of the Zoo
+                             # deck ("market": back face up; "out_of_game": it leaves)
     busy_zoo = false         # expansion: people icons and the six special Zoo Cards
     wild_animals = false     # expansion: Animal Cards with their animal's power
+    panda_switch = "rejudge" # a wild panda's switch: the shown animals are judged on the new
+                             # card ("reroll": the battle starts afresh on it)
     turn_limit = 1000        # safety stop (a game that long is reported as such)
 
     [settings.generator]     # the deck generator's numbers (see decks.DeckSpec)
@@ -52,6 +56,10 @@ FIXED = "fixed"
 FLAGS = ("reduced_die", "no_shuffle", "draw_instead", "busy_zoo", "wild_animals")
 """The variants and expansions, each a true/false setting."""
 _SPEC_FLAGS = ("busy_zoo", "wild_animals")
+REFUSED_ZOO_CARD = ("deck_bottom", "market", "out_of_game")
+"""Where a Zoo Card refused under "draw instead" goes (the kernel takes the index)."""
+PANDA_SWITCH = ("rejudge", "reroll")
+"""After a wild panda's switch: judge the shown animals on the new card, or roll again."""
 _SHARE_TABLES = ("base_cycle_sizes", "busy_cycle_sizes", "point_shares")
 
 
@@ -71,8 +79,16 @@ class LuckySettings:
     no_shuffle: bool = False
     reshuffle_at_points: int = 5
     draw_instead: bool = False
+    refused_zoo_card: str = "deck_bottom"
+    """Draw instead: where the refused Zoo Card goes. "deck_bottom" (the market keeps its
+    cards; the card comes round again), "market" (back face up, as a voided battle's card)
+    or "out_of_game" (the earlier reading)."""
     busy_zoo: bool = False
     wild_animals: bool = False
+    panda_switch: str = "rejudge"
+    """Wild panda: after switching to another Zoo Card, the same shown animals are judged on
+    it ("rejudge") or the battle starts afresh on it, rolls included ("reroll", the earlier
+    reading)."""
     turn_limit: int = 1000
     generator: DeckSpec = field(default_factory=DeckSpec)
 
@@ -186,6 +202,13 @@ def _generator_spec(table: Any) -> DeckSpec:
         raise SettingsError(f"generator.{error.key}", error.problem) from None
 
 
+def _choice(table: Mapping[str, Any], key: str, allowed: tuple[str, ...]) -> str:
+    value = table.get(key, allowed[0])
+    if value not in allowed:
+        raise SettingsError(key, f"{value!r} is not allowed; allowed are {', '.join(allowed)}")
+    return value
+
+
 def settings_from_table(table: Mapping[str, Any]) -> LuckySettings:
     """Validated settings from a scenario file's ``[settings]`` table.
 
@@ -212,6 +235,8 @@ def settings_from_table(table: Mapping[str, Any]) -> LuckySettings:
             table.get("reshuffle_at_points", 5), "reshuffle_at_points", 0, 10_000
         ),
         turn_limit=whole_number(table.get("turn_limit", 1000), "turn_limit", 1, 1_000_000),
+        refused_zoo_card=_choice(table, "refused_zoo_card", REFUSED_ZOO_CARD),
+        panda_switch=_choice(table, "panda_switch", PANDA_SWITCH),
         generator=_generator_spec(table.get("generator", {})),
         **{flag: _flag(table.get(flag, False), flag) for flag in FLAGS},
     )
@@ -222,6 +247,8 @@ def settings_from_table(table: Mapping[str, Any]) -> LuckySettings:
 def validate(settings: LuckySettings) -> None:
     """Reject settings no game can be played with (e.g. too few Animal Cards to deal)."""
     whole_number(settings.players, "players", MIN_PLAYERS, MAX_PLAYERS)
+    for key, allowed in (("refused_zoo_card", REFUSED_ZOO_CARD), ("panda_switch", PANDA_SWITCH)):
+        _choice({key: getattr(settings, key)}, key, allowed)
     cards = settings.fixed_cards
     if not settings.busy_zoo:
         special = next((card for card in cards if card.special is not None), None)

@@ -73,7 +73,9 @@ STRATEGIES: dict[str, StrategyInfo] = {
     "greedy": StrategyInfo(
         "greedy",
         "Picks the Zoo Card and opponent with the most expected points, from exact odds "
-        "against what it knows of each die (cards seen revealed, the unseen rest); on a tie "
+        "against what it knows of each die (cards seen revealed, the unseen rest); among "
+        "opponents worth the same it prefers the leader (most points), then draws uniformly "
+        "(one draw), so no seat is targeted for where it sits; on a tie "
         "makes the opponent discard; discards its weakest card for the cards in the market; "
         "keeps its strongest cards in the reduced-die variant.",
         (_DRAW_BELOW,),
@@ -397,30 +399,55 @@ def choose_card(
     wild_powers: bool,
     stream: np.ndarray,
 ) -> tuple[np.int64, np.int64]:
-    """(market index, opponent) for the active player's turn."""
+    """(market index, opponent) for the active player's turn.
+
+    ``greedy`` and ``equilibrium`` rate every (Zoo Card, opponent) pair by its expected
+    points, then by the opponent's score (deny the leader); among pairs rated equal the
+    earlier card wins, and the opponent is drawn uniformly among those rated equal for it
+    (one random draw, only when there is a tie), so no seat is targeted for where it sits.
+    """
     players = sizes.shape[0]
     if code == RANDOM:
         return random_card(me, players, market_count, stream)
     mixes = _all_mixes(me, my_die, sizes, seen, unseen)
     best_value = -1.0
+    best_score = -1
     best_card = 0
-    best_opponent = (me + 1) % players
+    tied = np.int64(1) << ((me + 1) % players)  # the opponents rated best, as a bit mask
     for c in range(market_count):
         card = market[c]
         everyone = busy_zoo and card[PEOPLE] == 1
         for step in range(1, players):
             q = (me + step) % players
             value = card_value(card, me, q, mixes, sizes, everyone, wild_powers)
-            # ties: prefer denying the leader, then the earlier card and seat
             if value > best_value + 1e-12 or (
-                value > best_value - 1e-12 and scores[q] > scores[best_opponent]
+                value > best_value - 1e-12 and scores[q] > best_score
             ):
                 best_value = value
+                best_score = scores[q]
                 best_card = c
-                best_opponent = q
+                tied = np.int64(1) << q
+            elif value > best_value - 1e-12 and scores[q] == best_score and c == best_card:
+                tied |= np.int64(1) << q
             if everyone:
                 break  # everyone rolls: the opponent does not matter
-    return best_card, best_opponent
+    return best_card, _uniform_member(tied, players, stream)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _uniform_member(mask: np.int64, players: np.int64, stream: np.ndarray) -> np.int64:
+    """A uniformly drawn seat of the bit ``mask`` (one draw, none if it holds one seat)."""
+    count = 0
+    for q in range(players):
+        if (mask >> q) & 1:
+            count += 1
+    pick = below(stream, count) if count > 1 else 0
+    for q in range(players):
+        if (mask >> q) & 1:
+            if pick == 0:
+                return q
+            pick -= 1
+    return -1
 
 
 @njit(cache=True, nogil=True, error_model="numpy")

@@ -7,13 +7,19 @@ Every rate comes with its 95% Wilson interval and n.
 from __future__ import annotations
 
 import math
+import textwrap
 
 import numpy as np
 import pandas as pd
 
 from zooanalysis.errors import UserError
-from zooanalysis.games.zoology.data import REGIONS
-from zooanalysis.games.zoology.rules import ZoologySettings, settings_from_table
+from zooanalysis.games.zoology.data import PRIMARY, REGIONS, predicate_matches
+from zooanalysis.games.zoology.rules import (
+    BOARD_COMBINATIONS,
+    ZoologySettings,
+    board_label,
+    settings_from_table,
+)
 from zooanalysis.games.zoology.strategies import new_work, own_information
 from zooanalysis.results import Run, add_rate, histogram_summary, length_lines
 from zooanalysis.stats import format_rate, rate_table
@@ -53,14 +59,25 @@ def card_information(
     a round, before anything is known: averaged over ``deals`` random deals of the boards.
 
     A property of the card and the animals alone, whatever the strategies; a card near 0
-    barely tells anyone anything on these boards.
+    barely tells anyone anything on these boards. See :func:`card_information_interval`
+    for the same with its 95% interval.
     """
+    return card_information_interval(settings, players, deals, seed)["bits"]
+
+
+def card_information_interval(
+    settings: ZoologySettings, players: int | None = None, deals: int = 300, seed: int = 0
+) -> pd.DataFrame:
+    """:func:`card_information` with its 95% interval over the random deals: columns
+    ``bits``, ``ci_low``, ``ci_high`` (mean +- 1.96 standard errors; every card is judged
+    on the same deals, so intervals that do not overlap mean a real difference)."""
     players = players or settings.players
     board = settings.board()
     n_neutrals = settings.neutrals_for(players)
     generator = np.random.default_rng(seed)
     n_animals = len(settings.animals)
     totals = np.zeros(len(settings.questions))
+    squares = np.zeros(len(settings.questions))
     work = new_work(n_animals)
     for _ in range(deals):
         deal = generator.permutation(board)[: players + n_neutrals]
@@ -72,7 +89,7 @@ def card_information(
         prior /= prior.sum()
         animals[0] = -1
         for card in range(len(settings.questions)):
-            totals[card] += own_information(
+            bits = _NATS_TO_BITS * own_information(
                 card,
                 0,
                 animals,
@@ -86,8 +103,50 @@ def card_information(
                 settings.weights,
                 work,
             )
-    ids = [q.id for q in settings.questions]
-    return pd.Series(totals / deals * _NATS_TO_BITS, index=pd.Index(ids, name="id"))
+            totals[card] += bits
+            squares[card] += bits * bits
+    mean = totals / deals
+    variance = np.maximum(squares / deals - mean * mean, 0.0) * deals / max(deals - 1, 1)
+    half = 1.959963984540054 * np.sqrt(variance / deals)
+    ids = pd.Index([q.id for q in settings.questions], name="id")
+    return pd.DataFrame({"bits": mean, "ci_low": mean - half, "ci_high": mean + half}, index=ids)
+
+
+def void_questions(settings: ZoologySettings) -> pd.DataFrame:
+    """Every card with a condition ("Who lives in the desert?"): how many animals meet it on
+    the primary board and on each regional board, and the board combinations (of the 16) on
+    which none does, where the card would be a plain superlative in disguise. A card is void
+    on a combination exactly when every board in it has 0; ``void_on_primary`` is the first
+    game's board. With ``void_questions = "leave_out"`` (the default) such cards are not dealt
+    on those boards."""
+    animals = settings.animals
+    rows = []
+    for question in settings.questions:
+        if question.where is None:
+            continue
+        matches = predicate_matches(animals, question)
+        counts = {
+            board: int(sum(m for m, r in zip(matches, animals.regions, strict=True) if r == board))
+            for board in (PRIMARY, *REGIONS)
+        }
+        void = [
+            board_label(regions)
+            for regions in BOARD_COMBINATIONS
+            if not any(counts[board] for board in (PRIMARY, *regions))
+        ]
+        rows.append(
+            {
+                "id": question.id,
+                "text": question.text,
+                "condition": f"{question.where} = {question.equals}".replace("True", "true"),
+                "primary": counts[PRIMARY],
+                **{region: counts[region] for region in REGIONS},
+                "void_on_primary": bool(void and void[0] == "primary"),
+                "void_combinations": len(void),
+                "void_on": ", ".join(void),
+            }
+        )
+    return pd.DataFrame(rows).set_index("id")
 
 
 def _regions_of(label: str) -> tuple[str, ...]:
@@ -109,8 +168,12 @@ class ZoologyRun(Run):
         return by
 
     def _seat_sums(self, by: str, columns: list[str]) -> pd.DataFrame:
+        """Column sums by strategy, or by seat numbered from 1 (seat 1 is the first seat)."""
         seats = self.table("seats")
-        return seats.groupby(by, sort=False)[[*columns, "games"]].sum()
+        sums = seats.groupby(by, sort=False)[[*columns, "games"]].sum()
+        if by == "seat":
+            sums.index = sums.index + 1
+        return sums
 
     # --- competitive ---------------------------------------------------------------------
 
@@ -180,6 +243,15 @@ class ZoologyRun(Run):
         table = self.table("second_chance_triggers").groupby("trigger", sort=False)["rounds"].sum()
         return rate_table(table, pd.Series(int(table.sum()), index=table.index))
 
+    def shared_free_guesses(self) -> pd.DataFrame:
+        """Free-guess windows with a right guess, by how many right guesses scored 2 in them
+        (several only when guessers were simultaneous, ``simultaneous_guess_chance``): the
+        share of those windows (95% CI, n = windows with a right guess)."""
+        if "free_windows" not in self.table_names:
+            raise KeyError("this run has no free-guess windows (cooperative, or an older run)")
+        table = self.table("free_windows").groupby("right_guesses")["windows"].sum()
+        return rate_table(table, pd.Series(int(table.sum()), index=table.index))
+
     # --- question cards ------------------------------------------------------------------
 
     def question_informativeness(self, deals: int = 300) -> pd.DataFrame:
@@ -187,7 +259,8 @@ class ZoologyRun(Run):
 
         ``fresh_bits``: the card's expected information about a player's own animal at the
         start of a round, on this run's boards and player count (:func:`card_information`,
-        over ``deals`` random deals); the ranking follows it. ``played_bits``: the same for
+        over ``deals`` random deals, with its 95% interval ``fresh_bits_ci_low/high``); the
+        ranking follows it. ``played_bits``: the same for
         the asker when the card was actually played (later in a round there is less left to
         learn). ``plays`` and the share of votes with no Champion (with CI). Cards at the
         bottom do little.
@@ -210,11 +283,33 @@ class ZoologyRun(Run):
         order = "played_bits"
         settings = self._rules()
         if settings is not None and len(settings.questions) == len(table):
+            void = np.zeros(len(table), dtype=bool)
+            void[list(settings.void_cards())] = True
+            table["void"] = void  # matches no animal on the run's boards
+            left_out = void & (settings.void_questions == "leave_out")
+            table = table[~left_out | (table["plays"].to_numpy() > 0)]
+        if settings is not None and "void" in table:
             players = min(len(self.lineup), settings.players)
-            table.insert(2, "fresh_bits", card_information(settings, players, deals))
+            fresh = card_information_interval(settings, players, deals).reindex(table.index)
+            table.insert(2, "fresh_bits", fresh["bits"])
+            table.insert(3, "fresh_bits_ci_low", fresh["ci_low"])
+            table.insert(4, "fresh_bits_ci_high", fresh["ci_high"])
             order = "fresh_bits"
         table = table.sort_values(order, ascending=False, kind="stable")
         table.insert(0, "rank", np.arange(1, len(table) + 1))
+        return table
+
+    def void_questions(self) -> pd.DataFrame:
+        """The run's cards with a condition, by board (:func:`void_questions`), with
+        ``void_here`` (no animal on the run's boards meets it) and ``left_out`` (so it was
+        not dealt: ``void_questions = "leave_out"``)."""
+        settings = self._rules()
+        if settings is None:
+            raise KeyError("the run's animal or question file cannot be read any more")
+        table = void_questions(settings)
+        here = {settings.questions[card].id for card in settings.void_cards()}
+        table["void_here"] = table.index.isin(here)
+        table["left_out"] = table["void_here"] & (settings.void_questions == "leave_out")
         return table
 
     def _suspense_lines(self) -> list[str]:
@@ -390,7 +485,7 @@ class ZoologyRun(Run):
 
         def name_of(key) -> str:
             """A row label: ``seat 1 curious`` or the strategy."""
-            return f"seat {key + 1} {labels[key]:<22}" if by == "seat" else f"{key:<29}"
+            return f"seat {key} {labels[key - 1]:<22}" if by == "seat" else f"{key:<29}"
 
         lines += ["", "First guess of a round right (any phase; free guesses; second chance):"]
         accuracy = self.first_guess_accuracy(by)
@@ -413,6 +508,17 @@ class ZoologyRun(Run):
                     f" (second chance {row.second_chance_share:.1%} of points)"
                 )
             lines += ["", *self._suspense_lines()]
+            if "free_windows" in self.table_names:
+                windows = self.table("free_windows").groupby("right_guesses")["windows"].sum()
+                n = int(windows.sum())
+                if n:
+                    row = rate_table([int(windows[windows.index > 1].sum())], [n]).iloc[0]
+                    lines += [
+                        "",
+                        "Right free guesses shared (several right in one window, each 2 points):",
+                        f"  {'windows with a right guess':<29} "
+                        + format_rate(row.rate, row.ci_low, row.ci_high, n),
+                    ]
             lines += ["", "Second chance phase started by:"]
             for trigger, row in self.second_chance_triggers().iterrows():
                 lines.append(
@@ -436,6 +542,17 @@ class ZoologyRun(Run):
                 f"  {int(row['rank']):>2}. {card:<20} {fresh} bits; {row.played_bits:5.2f} "
                 f"when played; no Champion {row.no_champion_rate:.1%} (n={int(row.plays):,})"
             )
+        rules = self._rules()
+        if rules is not None and rules.void_cards():
+            void = self.void_questions()
+            void = void[void["void_here"]]
+            verb = "left out" if void["left_out"].all() else "played as plain superlatives"
+            named = ", ".join(f"{card} ({row.condition})" for card, row in void.iterrows())
+            lines += [
+                "",
+                f"Cards whose condition no animal on these boards meets ({verb}):",
+                *textwrap.wrap(named, 96, initial_indent="  ", subsequent_indent="  "),
+            ]
         animals = self.animal_difficulty()
         if len(animals):
             lines += ["", "Animals, hardest to identify first (first guess right):"]

@@ -86,13 +86,16 @@ def kernel_config(settings: ZoologySettings, players: int, regions=None) -> dict
     """The plain numbers and arrays the kernel needs, from settings and a player count."""
     return {
         "board": settings.board(regions),
+        "deck": settings.deck(regions),
         "n_neutrals": settings.neutrals_for(players),
         "hand_size": settings.hand_size,
         "tokens": settings.tokens_for(players),
         "points_to_win": settings.points_to_win,
+        "win_cap": settings.points_to_win if settings.winners == "reached" else 2**62,
         "points_correct": settings.points_correct_guess,
         "points_second": settings.points_second_chance,
         "guess_after_first": settings.guess_after_first_turns,
+        "simultaneous": settings.simultaneous_guess_chance,
         "gift": settings.gift_token,
         "max_rounds": settings.max_rounds,
         "cooperative": settings.cooperative,
@@ -124,4 +127,5 @@ def play_batch_reference(
             rows["row_turns"][game] = record.turns
             cooperative = record.end_reason == END_COOPERATIVE
             rows["row_success"][game] = int(record.success) if cooperative else -1
+            rows["row_standing"][game] = record.standing or record.points
     return totals, rows

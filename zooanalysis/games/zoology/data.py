@@ -10,18 +10,35 @@ by questions):
 * ``id`` (unique short name), ``name``, ``region`` (``common`` for the primary board, or
   ``africa``, ``america``, ``asia``, ``australia``), ``source`` (a citation, e.g. a URL);
 * numbers: ``mass_kg``, ``length_m`` (head and body; snakes and reptiles: total length),
-  ``height_m`` (standing or shoulder height), ``top_speed_kmh`` (on land, in water or in the
-  air, whichever is fastest), ``lifespan_years`` (typical), ``legs``;
+  ``height_m`` (standing or shoulder height), ``top_speed_kmh``, ``lifespan_years``,
+  ``legs`` (the legs it has: apes 2, like birds; snakes and dolphins 0);
 * categories: ``diet`` (herbivore, carnivore, omnivore), ``habitat`` (savanna, grassland,
   forest, rainforest, desert, mountains, wetland, ocean, farm, town), ``activity`` (diurnal,
   nocturnal, crepuscular, cathemeral), optional ``class`` (mammal, bird, reptile, amphibian,
   fish, insect) and ``coat_pattern`` (plain, striped, spotted, patched);
 * yes/no (``true``/``false``): ``can_fly`` (sustained flight: chickens and ostriches
   cannot), ``can_swim`` (hippos walk along the bottom: false), ``can_climb`` (trees, rocks
-  or walls), optional ``lays_eggs``, ``domesticated``.
+  or walls), optional ``lays_eggs``, ``domesticated`` (lives with people, as a pet or on the
+  farm: honey bees, kept in hives but wild in their ways, do not) and ``walks_on_two_legs``
+  (walks upright on its two legs: birds that walk, kangaroos; gorillas and orangutans walk on
+  all fours, hummingbirds cannot walk).
 
-Values are typical adults from the cited source (one URL per row in ``source``); a
-designer's table may hold any animals and extra columns, and questions may use them.
+One basis for every animal, so that a card compares like with like:
+
+* ``top_speed_kmh``: the top speed of its own way of getting about, in a short burst:
+  running (or crawling) on land for every animal that moves on land, level flight for the
+  animals that fly (not a dive), swimming only for the dolphin, which cannot leave the water.
+  So the alligator's 18 is its run, not its 32 km/h swim, and the bald eagle's 70 its flight,
+  not its 120-160 km/h dive.
+* ``lifespan_years``: the typical lifespan of an adult (in the wild; domestic animals as
+  pets or working animals), not the longest known; where the source gives a range, about its
+  middle.
+
+Values are typical adults from the cited source (one URL per row in ``source``); a value that
+rests on another source, or was corrected, is listed with its own URL in ``sources.csv``
+(columns ``id``, ``column``, ``value``, ``basis``, ``source``; the tests hold it equal to the
+table). A designer's table may hold any animals and extra columns, and questions may use
+them.
 """
 
 from __future__ import annotations
@@ -40,6 +57,7 @@ from zooanalysis.errors import UserError
 DATA_FOLDER = Path(__file__).parent / "data"
 DEFAULT_ANIMALS = DATA_FOLDER / "animals.csv"
 DEFAULT_QUESTIONS = DATA_FOLDER / "questions.toml"
+DEFAULT_SOURCES = DATA_FOLDER / "sources.csv"
 
 PRIMARY = "common"
 REGIONS = ("africa", "america", "asia", "australia")
@@ -65,7 +83,14 @@ CATEGORIES = {
     "class": ("mammal", "bird", "reptile", "amphibian", "fish", "insect"),
     "coat_pattern": ("plain", "striped", "spotted", "patched"),
 }
-BOOLEAN_COLUMNS = ("can_fly", "can_swim", "can_climb", "lays_eggs", "domesticated")
+BOOLEAN_COLUMNS = (
+    "can_fly",
+    "can_swim",
+    "can_climb",
+    "lays_eggs",
+    "domesticated",
+    "walks_on_two_legs",
+)
 REQUIRED_COLUMNS = (
     "id",
     "name",
@@ -313,6 +338,17 @@ def _matches(value: object, wanted: object) -> bool:
     return value == wanted
 
 
+def predicate_matches(animals: Animals, question: Question) -> np.ndarray:
+    """Per animal: whether it meets the card's condition (``where == equals``); all True for
+    a plain superlative."""
+    if question.where is None:
+        return np.ones(len(animals), dtype=np.bool_)
+    return np.array(
+        [_matches(value, question.equals) for value in animals.columns[question.where]],
+        dtype=np.bool_,
+    )
+
+
 def attribute_scale(animals: Animals, column: str) -> np.ndarray:
     """A column on the scale people judge it: log10 if every value is > 0, then standardised
     over the whole table (mean 0, standard deviation 1)."""
@@ -333,8 +369,5 @@ def question_scores(
         scale = attribute_scale(animals, question.attribute)
         scores[row] = scale if question.best == "highest" else -scale
         if question.where is not None:
-            match = np.array(
-                [_matches(value, question.equals) for value in animals.columns[question.where]]
-            )
-            scores[row] += predicate_weight * match
+            scores[row] += predicate_weight * predicate_matches(animals, question)
     return scores

@@ -267,6 +267,8 @@ class GameRecord:
     players: int
     points: list[int] = field(default_factory=list)
     winners: list[int] = field(default_factory=list)
+    standing: list[int] = field(default_factory=list)
+    """Where each seat finished (:func:`standings`; competitive games): the best wins."""
     rounds: int = 0
     turns: int = 0
     end_reason: int = -1
@@ -284,6 +286,8 @@ class GameRecord:
     """Per seat: [points from free guesses, points from second chance]."""
     triggers: list[int] = field(default_factory=list)
     """Per competitive round that reached it: what started the second chance phase."""
+    window_right: list[int] = field(default_factory=list)
+    """Per free-guess window with a right guess: how many right guesses scored in it."""
     lead_changes: int = 0
     """How often the sole leader changed to another player (the first is no change)."""
     leader: int = -1
@@ -294,8 +298,9 @@ class GameRecord:
 
 
 def new_game(settings: ZoologySettings, players: int, stream: np.ndarray) -> GameState:
-    """Shuffle the question deck and deal every player a hand (seat 0 first)."""
-    deck = np.arange(len(settings.questions), dtype=np.int64)
+    """Shuffle the question deck (less the cards void on these boards, ``settings.deck``) and
+    deal every player a hand (seat 0 first)."""
+    deck = settings.deck()
     rng_module.shuffle(deck, stream)
     size = settings.hand_size
     hands = [[int(c) for c in deck[s * size : (s + 1) * size]] for s in range(players)]
@@ -501,16 +506,37 @@ def score(state: GameState, awards: list[tuple[int, int, int]], record: GameReco
         record.end_reason = END_POINTS
 
 
+def race_order(state: GameState, asker: int) -> list[int]:
+    """Who is quickest in the free-guess window after ``asker``'s turn: the player whose turn
+    comes next, then clockwise; the asker, who has just replenished, last."""
+    return [(asker + step) % state.players for step in range(1, state.players + 1)]
+
+
+def simultaneous(settings: ZoologySettings, stream: np.ndarray) -> bool:
+    """Whether the next ready guesser puts its token down at the same moment as the one
+    before it (``simultaneous_guess_chance``; one draw, none when the chance is 0 or 1)."""
+    chance = settings.simultaneous_guess_chance
+    if chance <= 0.0 or chance >= 1.0:
+        return chance >= 1.0
+    return bool(rng_module.uniform(stream) < chance)
+
+
 def free_guess_window(
     state: GameState,
     strategies: Sequence[Strategy],
     stream: np.ndarray,
     record: GameRecord,
     guessed: list[bool],
+    asker: int,
 ) -> bool:
-    """Everyone with a token may guess at once; returns whether someone was right."""
+    """The guesses after ``asker``'s turn: a race. Everyone with a token decides at once, on
+    the same board; the tokens go down in :func:`race_order`. The first right guess ends the
+    window (the second chance starts); each later ready guesser still gets its token down at
+    the same moment with ``simultaneous_guess_chance`` (a chain: the first one who is not
+    simultaneous, and everyone after, keeps its token). Every right guess placed scores
+    ``points_correct_guess``. Returns whether someone was right."""
     wanted = []
-    for seat in state.turn_order():
+    for seat in race_order(state, asker):
         if state.tokens[seat] > 0:
             animal = strategies[seat].guess(observe(state, seat), stream, True)
             if animal >= 0:
@@ -519,11 +545,14 @@ def free_guess_window(
         check_guess(state, seat, animal)  # all decided on the same board
     winners = []
     for seat, animal in wanted:
+        if winners and not simultaneous(state.settings, stream):
+            break  # too late: a right guess is on the board, the second chance begins
         if place_guess(state, seat, animal, PHASE_FREE, record, guessed):
             winners.append(seat)
     for seat in winners:
         state.done[seat] = True
     if winners:
+        record.window_right.append(len(winners))
         score(state, [(s, state.settings.points_correct_guess, 0) for s in winners], record)
     return bool(winners)
 
@@ -616,7 +645,7 @@ def play_round(
         window_open = not settings.guess_after_first_turns or turn >= state.players
         if settings.cooperative or not window_open:
             continue
-        if free_guess_window(state, strategies, stream, record, guessed):
+        if free_guess_window(state, strategies, stream, record, guessed, asker):
             trigger = TRIGGER_CORRECT
             break
     if settings.cooperative:
@@ -687,16 +716,30 @@ def play_game(
     if settings.cooperative:
         record.winners = list(range(players)) if record.success else []
     else:
-        best = max(state.points)
-        record.winners = [s for s, p in enumerate(state.points) if p == best]
+        record.standing = standings(settings, state.points)
+        best = max(record.standing)
+        record.winners = [s for s, p in enumerate(record.standing) if p == best]
     return record
+
+
+def standings(settings: ZoologySettings, points: Sequence[int]) -> list[int]:
+    """Where each seat finishes: the best standing wins, ties all win.
+
+    With ``winners = "reached"`` (the rulebook) every player at ``points_to_win`` or more
+    stands at ``points_to_win``: the game ends the moment someone reaches it, so they all
+    reached it in the same score change (a window of simultaneous right guesses), and "All
+    those players take 2 victory point tokens ... This is the only situation that may lead to
+    a share of victory!". With ``"most_points"`` the standing is the points."""
+    if settings.winners != "reached":
+        return list(points)
+    return [min(p, settings.points_to_win) for p in points]
 
 
 def check_every_card_once(state: GameState) -> None:
     """Invariant: every question card and every animal card is in exactly one place."""
     questions = [c for hand in state.hands for c in hand] + state.draw_pile + state.discard
     questions += state.played
-    if sorted(questions) != list(range(len(state.settings.questions))):
+    if sorted(questions) != state.settings.deck().tolist():
         raise AssertionError("question bookkeeping broken: a card is missing or doubled")
     animals = state.seat_animals + state.neutrals + state.animal_deck
     if sorted(animals) != sorted(int(a) for a in state.board):

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from zooanalysis.count_tables import histogram, seat_table
+from zooanalysis.count_tables import histogram, outcome_tables, seat_table
 from zooanalysis.errors import SettingsError
 from zooanalysis.games.base import BatchResult, Game
 from zooanalysis.games.zoology.batch import ZoologyBatch, make_batch
+from zooanalysis.games.zoology.counts import INFORMATION_SCALE, ROUND_BINS, TURN_BINS
 from zooanalysis.games.zoology.engine import END_REASONS
 from zooanalysis.games.zoology.rules import (
     MAX_PLAYERS,
@@ -38,6 +40,7 @@ class ZoologyGame(Game):
     title = "Zoology"
     strategies = STRATEGIES
     default_lineup = "curious,curious,bayes,bayes"
+    histogram_tops = MappingProxyType({"rounds": ROUND_BINS - 1, "turns": TURN_BINS - 1})
 
     def settings_from_table(self, table: Mapping[str, Any]) -> ZoologySettings:
         """Validated settings from a scenario's ``[settings]`` table."""
@@ -85,15 +88,17 @@ class ZoologyGame(Game):
         return int(totals["games"][0]), totals["wins"]
 
     def row_standings(self, result: BatchResult) -> np.ndarray:
-        """More points finish ahead; in the cooperative game (``success`` 0 or 1) every seat
-        stands at the team's success."""
-        points = result["row_points"].astype(np.int64)
+        """More points finish ahead, and everyone who reached the points to win stands
+        level (``row_standing``, ``engine.standings``); in the cooperative game (``success``
+        0 or 1) every seat stands at the team's success."""
+        standing = result["row_standing"].astype(np.int64)
         success = result["row_success"].astype(np.int64)[:, None]
-        return np.where(success >= 0, success, points)
+        return np.where(success >= 0, success, standing)
 
     def row_wins(self, result: BatchResult) -> np.ndarray:
-        """Competitive: the most points win (ties all win). Cooperative: everyone wins if the
-        team succeeded, nobody otherwise."""
+        """Competitive: the best standing wins (ties all win: everyone who reached the points
+        to win in the last score change). Cooperative: everyone wins if the team succeeded,
+        nobody otherwise."""
         standing = self.row_standings(result)
         success = result["row_success"].astype(np.int64)[:, None]
         best = standing == standing.max(axis=1, keepdims=True)
@@ -148,7 +153,7 @@ def result_tables(
                 "text": [q.text for q in questions],
                 "plays": totals["question_plays"],
                 "no_champion": totals["question_no_champion"],
-                "information_nats": totals["question_information"].astype(np.float64),
+                "information_nats": totals["question_information"] / INFORMATION_SCALE,
             }
         ),
         "animals": pd.DataFrame(
@@ -172,6 +177,7 @@ def result_tables(
             "count": totals["confusions"][truth, guess],
         }
     )
+    tables.update(outcome_tables(totals))
     if settings.cooperative:
         plan = cells(settings, players)
         tables["cooperative"] = pd.DataFrame(
@@ -184,6 +190,12 @@ def result_tables(
             }
         )
     else:
+        tables["free_windows"] = pd.DataFrame(
+            {
+                "right_guesses": np.arange(1, len(totals["window_right"])),
+                "windows": totals["window_right"][1:],
+            }
+        )
         tables["lead_changes"] = lead_changes_table(totals["lead_changes_hist"])
         tables["settled"] = settled_table(totals["settled_hist"])
     return tables

@@ -24,6 +24,7 @@ from zooanalysis.games.zoology.counts import (
     SETTLED_BINS,
     TOTAL_KEYS,
     TURN_BINS,
+    information_units,
     new_rows,
 )
 from zooanalysis.games.zoology.strategies import (
@@ -32,7 +33,8 @@ from zooanalysis.games.zoology.strategies import (
     guess_now,
     own_information,
 )
-from zooanalysis.rng import seed_game, shuffle
+from zooanalysis.outcome import tally_outcome, tally_team_outcome
+from zooanalysis.rng import seed_game, shuffle, uniform
 
 END_POINTS = 0
 END_ROUND_LIMIT = 1
@@ -69,13 +71,16 @@ def play_batch(
     start = (game_offset - first_game) % game_stride  # the first index i in this cell
     status = _play_batch(
         config["board"],
+        config["deck"],
         config["n_neutrals"],
         config["hand_size"],
         config["tokens"],
         config["points_to_win"],
+        config["win_cap"],
         config["points_correct"],
         config["points_second"],
         config["guess_after_first"],
+        config["simultaneous"],
         config["gift"],
         config["max_rounds"],
         config["cooperative"],
@@ -224,13 +229,16 @@ def _place_guess(
 @njit(cache=True, nogil=True, error_model="numpy")
 def _play_batch(
     board,
+    deck_cards,
     n_neutrals,
     hand_size,
     supply_tokens,
     points_to_win,
+    win_cap,
     points_correct,
     points_second,
     guess_after_first,
+    simultaneous,
     gift,
     max_rounds,
     cooperative,
@@ -271,10 +279,14 @@ def _play_batch(
     confusions,
     coop_games,
     coop_success,
+    window_right,
+    win_ties,
+    margins,
     row_points,
     row_rounds,
     row_turns,
     row_success,
+    row_standing,
 ):
     players = codes.shape[0]
     n_questions = scores.shape[0]
@@ -301,6 +313,7 @@ def _play_batch(
     guessed = np.zeros(players, dtype=np.bool_)
     round_wrong = np.zeros(players, dtype=np.int64)
     points = np.zeros(players, dtype=np.int64)
+    standing = np.zeros(players, dtype=np.int64)
     game_points_from = np.zeros((players, 2), dtype=np.int64)
     wanted_seat = np.zeros(players, dtype=np.int64)
     wanted_animal = np.zeros(players, dtype=np.int64)
@@ -311,15 +324,16 @@ def _play_batch(
     for game in range(start, n_games, game_stride):
         seed_game(rng, batch_seed, first_game + game)
         # --- new game: shuffle the questions, deal hands (seat 0 first) ---
-        for q in range(n_questions):
-            pile[q] = q
-        shuffle(pile, rng)
+        n_deck = deck_cards.shape[0]  # the question cards in play on these boards
+        for q in range(n_deck):
+            pile[q] = deck_cards[q]
+        shuffle(pile[:n_deck], rng)
         for s in range(players):
             for j in range(hand_size):
                 hands[s, j] = pile[s * hand_size + j]
             hand_len[s] = hand_size
         pile_pos = players * hand_size
-        pile_len = n_questions
+        pile_len = n_deck
         discard_len = 0
         for s in range(players):
             points[s] = 0
@@ -430,7 +444,7 @@ def _play_batch(
                 played[played_len] = card
                 played_len += 1
                 question_plays[card] += 1
-                question_information[card] += information
+                question_information[card] += information_units(information)
                 if champion < 0:
                     question_no_champion[card] += 1
                 pile_pos, pile_len, discard_len = _draw(
@@ -446,10 +460,11 @@ def _play_batch(
                     break
                 if cooperative or (guess_after_first and turn < players):
                     continue
-                # --- free-guess window: everyone decides at once ---
+                # --- free-guess window: a race; everyone decides at once, the tokens go
+                # down from the next player clockwise, the asker last ---
                 n_wanted = 0
-                for step in range(players):
-                    s = (first + step) % players
+                for step in range(1, players + 1):
+                    s = (asker + step) % players
                     if tokens[s] > 0:
                         top, top_p = _beliefs(
                             s,
@@ -470,6 +485,11 @@ def _play_batch(
                             n_wanted += 1
                 n_winners = 0
                 for i in range(n_wanted):
+                    if n_winners > 0:  # a right guess is down: only a simultaneous one counts
+                        if simultaneous <= 0.0:
+                            break
+                        if simultaneous < 1.0 and not uniform(rng) < simultaneous:
+                            break
                     s = wanted_seat[i]
                     if _place_guess(
                         s,
@@ -492,6 +512,7 @@ def _play_batch(
                 for i in range(n_winners):
                     done[winners[i]] = True
                 if n_winners > 0:
+                    window_right[n_winners] += 1
                     over = _score(
                         points,
                         game_points_from,
@@ -661,13 +682,16 @@ def _play_batch(
         end_reasons[end_reason] += 1
         rounds_hist[min(rounds, ROUND_BINS - 1)] += 1
         turns_hist[min(turns, TURN_BINS - 1)] += 1
+        # standings (engine.standings): points, capped at win_cap ("reached": everyone who
+        # reached the points to win shares the win)
         best = 0
         for s in range(players):
-            best = max(best, points[s])
+            standing[s] = min(points[s], win_cap)
+            best = max(best, standing[s])
         n_best = 0
         sole = -1
         for s in range(players):
-            if points[s] == best:
+            if standing[s] == best:
                 n_best += 1
                 sole = s
         for s in range(players):
@@ -678,15 +702,18 @@ def _play_batch(
             if cooperative:
                 if success:
                     wins[s] += 1
-            elif points[s] == best:
+            elif standing[s] == best:
                 wins[s] += 1
                 if n_best == 1:
                     sole_wins[s] += 1
         if cooperative:
+            tally_team_outcome(players, success, win_ties)
             coop_games[cell] += 1
             if success:
                 coop_success[cell] += 1
         else:
+            # the standing, not the points: all who reached points_to_win share the win
+            tally_outcome(standing, players, False, win_ties, margins)
             lead_changes_hist[min(leader_state[1], LEAD_BINS - 1)] += 1
             if n_best == 1 and turns > 0:
                 # a change with t turns played happens at turn index t - 1, so the winner
@@ -696,6 +723,7 @@ def _play_batch(
         if keep_rows:
             for s in range(players):
                 row_points[game, s] = points[s]
+                row_standing[game, s] = standing[s]
             row_rounds[game] = rounds
             row_turns[game] = turns
             row_success[game] = (1 if success else 0) if cooperative else -1

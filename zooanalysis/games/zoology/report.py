@@ -17,7 +17,15 @@ from matplotlib.patches import Patch
 
 from zooanalysis.games.zoology.analysis import ZoologyRun
 from zooanalysis.games.zoology.data import REGIONS
-from zooanalysis.report.model import Figure, Finding, Section, Table, percent, rate_phrase
+from zooanalysis.report.model import (
+    Figure,
+    Finding,
+    Section,
+    Table,
+    estimates_of,
+    percent,
+    rate_phrase,
+)
 from zooanalysis.report.style import (
     HEATMAP,
     MISSING,
@@ -28,6 +36,7 @@ from zooanalysis.report.style import (
     percent_axis,
     rate_bars,
 )
+from zooanalysis.separation import Estimate, Standout, standout
 from zooanalysis.stats import rate_table
 
 MIN_CELL_GAMES = 30
@@ -100,6 +109,24 @@ def _errors(rates: pd.Series, lows: pd.Series, highs: pd.Series) -> np.ndarray:
     return np.nan_to_num(np.clip(errors, 0, None))
 
 
+def _extreme_text(best: Standout, word: str, noun: str, n: int | None = None) -> str:
+    """``the hardest table is X: 81.0% [..]`` when ``best`` is clear, otherwise ``no table
+    is measurably the hardest: X 81.0% [..], Y 81.5% [..]``."""
+    def phrase(e: Estimate) -> str:
+        return f"{e.name} {rate_phrase(e.value, e.low, e.high)}"
+
+    if best.clear:
+        size = f" (n={n:,})" if n is not None else ""
+        return f"the {word} {noun} is {phrase(best.top)}{size}"
+    shown = best.level[:4]
+    more = f" and {len(best.level) - 4} more" if len(best.level) > 4 else ""
+    return (
+        f"no {noun} is measurably the {word} ({len(best.level)} are level: "
+        + ", ".join(map(phrase, shown))
+        + f"{more})"
+    )
+
+
 def _pooled(table: pd.DataFrame) -> pd.Series:
     """One rate (95% CI, n) from rows of ``rate`` and ``n``."""
     used = table[table["n"] > 0]
@@ -144,25 +171,24 @@ def cooperative_section(run: ZoologyRun) -> Section:
         figures.insert(0, success_heatmap(cells, players, boards))
     enough = cells[cells["n"] >= MIN_CELL_GAMES]
     if grid and len(enough):
-        hardest = enough.sort_values("rate", kind="stable").iloc[0]
-        easiest = enough.sort_values("rate", ascending=False, kind="stable").iloc[0]
-        tied = int((enough["rate"] == easiest.rate).sum())
-        best = (
-            f"{tied} tables reach {percent(easiest.rate)}"
-            if tied > 1
-            else f"the easiest, {int(easiest.players)} players on "
-            f"{_board_name(easiest.boards)}, {percent(easiest.rate)}"
+        tables_by_name = enough.set_axis(
+            [f"{int(r.players)} players on {_board_name(r.boards)}" for r in enough.itertuples()]
         )
+        estimates = estimates_of(tables_by_name)
+        hardest = standout(estimates, highest=False)
+        easiest = standout(estimates)
+        row = tables_by_name.loc[hardest.top.name]
         findings.append(
             Finding(
-                f"The hardest table is {int(hardest.players)} players on "
-                f"{_board_name(hardest.boards)}: teams succeed "
-                f"{rate_phrase(hardest.rate, hardest.ci_low, hardest.ci_high, int(hardest.n))}"
-                f"; {best}.",
-                hardest.rate,
-                hardest.ci_low,
-                hardest.ci_high,
-                int(hardest.n),
+                "Cooperative tables: "
+                + _extreme_text(hardest, "hardest", "table", n=int(row.n))
+                + "; "
+                + _extreme_text(easiest, "easiest", "table")
+                + ".",
+                row.rate,
+                row.ci_low,
+                row.ci_high,
+                int(row.n),
                 "zoology_coop_success",
                 "zoology_coop_hardest_table",
             )
@@ -177,19 +203,24 @@ def cooperative_section(run: ZoologyRun) -> Section:
         )
     ]
     if len(achievements) > 1:
-        hardest = achievements.iloc[0]
-        easiest = achievements.iloc[-1]
+        named = achievements.set_axis(
+            [f"{title} ({row.condition})" for title, row in achievements.iterrows()]
+        )
+        estimates = estimates_of(named)
+        hardest = standout(estimates, highest=False)
+        easiest = standout(estimates)
+        row = named.loc[hardest.top.name]
         findings.append(
             Finding(
-                f"The hardest achievement is {achievements.index[0]} ({hardest.condition}): "
-                f"teams succeed {rate_phrase(hardest.rate, hardest.ci_low, hardest.ci_high)} "
-                f"of the time over its {int(hardest.cells)} qualifying tables "
-                f"(n={int(hardest.n):,} games); the easiest is {achievements.index[-1]} "
-                f"({easiest.condition}), {percent(easiest.rate)}.",
-                hardest.rate,
-                hardest.ci_low,
-                hardest.ci_high,
-                int(hardest.n),
+                "Achievements (success pooled over each title's qualifying tables): "
+                + _extreme_text(hardest, "hardest", "achievement", n=int(row.n))
+                + "; "
+                + _extreme_text(easiest, "easiest", "achievement")
+                + ".",
+                row.rate,
+                row.ci_low,
+                row.ci_high,
+                int(row.n),
                 "zoology_achievements",
                 "zoology_hardest_achievement",
             )
@@ -336,16 +367,37 @@ def question_section(run: ZoologyRun) -> Section:
     bits = "fresh_bits" if "fresh_bits" in cards else "played_bits"
     best_bits = float(cards[bits].max())
     cards["does_little"] = cards[bits] < LITTLE * best_bits
-    best, worst = cards.index[0], cards.index[-1]
     basis = _information_basis(run) if bits == "fresh_bits" else "when played"
-    n_info = DEALS if bits == "fresh_bits" else int(cards.loc[best, "plays"])
+    n_info = DEALS if bits == "fresh_bits" else int(cards["plays"].sum())
+    if bits == "fresh_bits":
+        estimates = estimates_of(cards, bits, "fresh_bits_ci_low", "fresh_bits_ci_high")
+    else:  # measured only as played: no interval, so only exact ties are level
+        estimates = [Estimate(card, value, value, value) for card, value in cards[bits].items()]
+    most = standout(estimates)
+    least = standout(estimates, highest=False)
+
+    def card_phrase(e: Estimate) -> str:
+        interval = f" [{e.low:.2f}, {e.high:.2f}]" if e.high > e.low else ""
+        return f"{e.name} ('{cards.loc[e.name, 'text']}') {e.value:.2f} bits{interval}"
+
+    def extreme(best: Standout, word: str) -> str:
+        if best.clear:
+            return f"the {word} informative card is {card_phrase(best.top)}"
+        shown = best.level[:4]
+        more = f" and {len(best.level) - 4} more" if len(best.level) > 4 else ""
+        return (
+            f"{len(best.level)} cards are level as the {word} informative: "
+            + "; ".join(map(card_phrase, shown))
+            + more
+        )
+
     findings = [
         Finding(
-            f"The most informative question card is {best} ('{cards.loc[best, 'text']}'): "
-            f"it tells a player {cards.loc[best, bits]:.2f} bits about their own animal "
-            f"{basis}; the least, {worst} ('{cards.loc[worst, 'text']}'), "
-            f"{cards.loc[worst, bits]:.2f} bits.",
-            cards.loc[best, bits],
+            f"What a question card tells a player about their own animal {basis}: "
+            f"{extreme(most, 'most')}; {extreme(least, 'least')}.",
+            most.top.value,
+            most.top.low,
+            most.top.high,
             n=n_info,
             figure="zoology_question_cards",
             key="zoology_question_information",
@@ -356,13 +408,26 @@ def question_section(run: ZoologyRun) -> Section:
     if len(little):
         pooled = rate_table([little["no_champion"].sum()], [little["plays"].sum()]).iloc[0]
         rest = played[~played["does_little"]]
-        others = rest["no_champion"].sum() / max(rest["plays"].sum(), 1)
+        others = rate_table([rest["no_champion"].sum()], [rest["plays"].sum()]).iloc[0]
+        higher = standout(
+            [
+                Estimate("little", pooled.rate, pooled.ci_low, pooled.ci_high),
+                Estimate("others", others.rate, others.ci_low, others.ci_high),
+            ]
+        )
+        if not higher.clear:
+            compared = "not measurably differently from"
+        elif higher.top.name == "little":
+            compared = "measurably more often than"
+        else:
+            compared = "measurably less often than"
         findings.append(
             Finding(
                 f"{len(little)} of {len(cards)} cards do little (under {LITTLE:.0%} of the best "
                 f"card's information): {', '.join(little.index)}. Their votes end with no "
                 f"Champion {rate_phrase(pooled.rate, pooled.ci_low, pooled.ci_high, int(pooled.n))}"
-                f" of plays, the other cards' {percent(others)}.",
+                f" of plays, {compared} the other cards' "
+                f"{rate_phrase(others.rate, others.ci_low, others.ci_high, int(others.n))}.",
                 pooled.rate,
                 pooled.ci_low,
                 pooled.ci_high,
@@ -381,15 +446,34 @@ def question_section(run: ZoologyRun) -> Section:
             )
         )
     enough = played[played["plays"] >= MIN_PLAYS]
-    if len(enough):
-        name = enough["no_champion_rate"].idxmax()
-        row = enough.loc[name]
-        rate = rate_phrase(
-            row.no_champion_rate, row.no_champion_ci_low, row.no_champion_ci_high, int(row.plays)
+    if len(enough) > 1:
+        most = standout(
+            estimates_of(enough, "no_champion_rate", "no_champion_ci_low", "no_champion_ci_high")
         )
+        row = enough.loc[most.top.name]
+
+        def plays_phrase(e: Estimate) -> str:
+            rate = rate_phrase(e.value, e.low, e.high)
+            return f"{e.name} ('{enough.loc[e.name, 'text']}') {rate}"
+
+        if most.clear:
+            text = (
+                f"{plays_phrase(most.top)} of its plays (n={int(row.plays):,}) end with no "
+                "Champion: measurably the most often of any card."
+            )
+        else:
+            shown = most.level[:4]
+            more = f" and {len(most.level) - 4} more" if len(most.level) > 4 else ""
+            text = (
+                f"No card measurably ends with no Champion most often: {len(most.level)} cards "
+                "are level at the top, "
+                + "; ".join(map(plays_phrase, shown))
+                + more
+                + " of their plays."
+            )
         findings.append(
             Finding(
-                f"{name} ('{row.text}') ends with no Champion most often: {rate} of its plays.",
+                text,
                 row.no_champion_rate,
                 row.no_champion_ci_low,
                 row.no_champion_ci_high,
@@ -417,13 +501,37 @@ def question_section(run: ZoologyRun) -> Section:
                 "asker when played; no_champion_rate: share of plays with a tied vote (95% CI, "
                 "n = plays).",
                 show_rows=70,
-            )
+                hidden=("card",),
+            ),
+            *_void_table(run),
         ],
         definitions={
             key: DEFINITIONS[key]
             for key in ("Expected information (bits)", "Card that does little", "No Champion")
         },
     )
+
+
+def _void_table(run: ZoologyRun) -> list[Table]:
+    """The cards whose condition no animal meets on some boards, board by board."""
+    try:
+        void = run.void_questions()
+    except KeyError:
+        return []
+    void = void[void["void_combinations"] > 0]
+    if void.empty:
+        return []
+    return [
+        Table(
+            "zoology_void_cards",
+            "Cards whose condition no animal meets on some boards",
+            void.drop(columns=["void_combinations"]),
+            "Animals meeting each card's condition on the primary and each regional board; "
+            "void_on: the board combinations where none does (the card would be a plain "
+            "superlative); left_out: not dealt in this run (void_questions = leave_out).",
+            show_rows=len(void),
+        )
+    ]
 
 
 def _information_basis(run: ZoologyRun) -> str:
@@ -496,20 +604,40 @@ def animal_section(run: ZoologyRun) -> Section:
     names = dict(zip(run.table("animals")["animal"], run.table("animals")["name"], strict=False))
     findings = []
     enough = animals[animals["guessed"] >= MIN_GUESSES]
-    if len(enough):
-        for key, animal, word in (
-            ("zoology_hardest_animal", enough.index[0], "hardest"),
-            ("zoology_easiest_animal", enough.index[-1], "easiest"),
+    if len(enough) > 1:
+        estimates = estimates_of(
+            enough, "first_guess_rate", "first_guess_ci_low", "first_guess_ci_high"
+        )
+        for key, word, highest in (
+            ("zoology_hardest_animal", "hardest", False),
+            ("zoology_easiest_animal", "easiest", True),
         ):
-            row = enough.loc[animal]
-            rate = rate_phrase(
-                row.first_guess_rate, row.first_guess_ci_low, row.first_guess_ci_high
-            )
+            best = standout(estimates, highest=highest)
+            row = enough.loc[best.top.name]
+            if best.clear:
+                rate = rate_phrase(
+                    row.first_guess_rate, row.first_guess_ci_low, row.first_guess_ci_high
+                )
+                text = (
+                    f"{row['name']} is the {word} animal to identify: {rate} of its holders' "
+                    f"first guesses are right (n={int(row.guessed):,} first guesses); "
+                    f"{percent(row.found_rate)} of its holders find it."
+                )
+            else:
+                shown = best.level[:5]
+                more = f" and {len(best.level) - 5} more" if len(best.level) > 5 else ""
+                text = (
+                    f"No animal is measurably the {word} to identify: {len(best.level)} are "
+                    "level, "
+                    + ", ".join(
+                        f"{enough.loc[e.name, 'name']} {rate_phrase(e.value, e.low, e.high)}"
+                        for e in shown
+                    )
+                    + f"{more} of first guesses right."
+                )
             findings.append(
                 Finding(
-                    f"{row['name']} is the {word} animal to identify: {rate}"
-                    f" of its holders' first guesses are right (n={int(row.guessed):,} first "
-                    f"guesses); {percent(row.found_rate)} of its holders find it.",
+                    text,
                     row.first_guess_rate,
                     row.first_guess_ci_low,
                     row.first_guess_ci_high,
@@ -526,13 +654,30 @@ def animal_section(run: ZoologyRun) -> Section:
         confusions["ci_low"] = shares["ci_low"].to_numpy()
         confusions["ci_high"] = shares["ci_high"].to_numpy()
         confusions["n"] = wrong
-        top = confusions.iloc[0]
+        pairs = confusions.set_axis(
+            [f"{names.get(a, a)} and {names.get(b, b)}"
+             for a, b in zip(confusions["animal"], confusions["confused_with"], strict=True)]
+        )  # fmt: skip
+        most = standout(estimates_of(pairs, "share_of_wrong_guesses"))
+        top = pairs.loc[most.top.name]
+        if most.clear:
+            text = (
+                f"The most confused pair is {most.top.name}: "
+                f"{rate_phrase(top.share_of_wrong_guesses, top.ci_low, top.ci_high)} of all "
+                f"wrong guesses (n={wrong:,}; {int(top['count']):,} wrong guesses, both ways)."
+            )
+        else:
+            shown = most.level[:4]
+            more = f" and {len(most.level) - 4} more" if len(most.level) > 4 else ""
+            text = (
+                f"No pair of animals is measurably the most confused: {len(most.level)} are "
+                "level, "
+                + "; ".join(f"{e.name} {rate_phrase(e.value, e.low, e.high)}" for e in shown)
+                + f"{more} of all wrong guesses (n={wrong:,}, both ways)."
+            )
         findings.append(
             Finding(
-                f"The most confused pair is {names.get(top.animal, top.animal)} and "
-                f"{names.get(top.confused_with, top.confused_with)}: "
-                f"{rate_phrase(top.share_of_wrong_guesses, top.ci_low, top.ci_high)} of all "
-                f"wrong guesses (n={wrong:,}; {int(top['count']):,} wrong guesses, both ways).",
+                text,
                 top.share_of_wrong_guesses,
                 top.ci_low,
                 top.ci_high,
@@ -718,7 +863,7 @@ def _group_labels(run: ZoologyRun, by: str) -> dict:
     if by == "strategy":
         return {}
     strategies = run.table("seats").groupby("seat")["strategy"].first()
-    return {seat: f"seat {seat + 1} {name}" for seat, name in strategies.items()}
+    return {seat + 1: f"seat {seat + 1} {name}" for seat, name in strategies.items()}
 
 
 def guess_figure(accuracy: pd.DataFrame, points: pd.DataFrame | None, labels: dict) -> Figure:

@@ -23,6 +23,7 @@ from zooanalysis.games.zoology.data import (
     Question,
     load_animals,
     load_questions,
+    predicate_matches,
     question_scores,
 )
 from zooanalysis.settings import reject_unknown_keys, whole_number
@@ -30,6 +31,8 @@ from zooanalysis.settings import reject_unknown_keys, whole_number
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
 MODES = ("competitive", "cooperative")
+WINNERS = ("reached", "most_points")
+VOID_QUESTIONS = ("leave_out", "keep")
 DEFAULT_TOKENS = (("2", 10), ("3", 12), ("4", 14), ("5", 16), ("6", 18))
 """Guess tokens in the supply by player count: the rulebook gives 10 for 2 and 12 for 3
 players; 14, 16 and 18 for 4-6 are our reading (18 tokens are in the box)."""
@@ -57,8 +60,16 @@ class ZoologySettings:
     """Tokens in the supply by player count ("2" ... "6")."""
     guess_after_first_turns: bool = True
     """Free guesses open once every player has played one question (token side B)."""
+    simultaneous_guess_chance: float = 0.05
+    """Free guesses are a race: the first right guess of a window scores and ends it. The
+    chance that the next ready guesser still puts its token down at the same moment (and
+    scores too, if right); 1 makes every guess of a window simultaneous (the old reading)."""
     gift_token: bool = True
     """Cooperative: a player who guessed right gives one leftover token to a teammate."""
+    winners: str = "reached"
+    """Who wins when the game ends on points: everyone who reached ``points_to_win`` in that
+    last score change shares the win ("reached", the rulebook), or only the most points
+    ("most_points", ties all win)."""
     perception_noise: float = 0.25
     """How noisily players judge an answer: the scale of each voter's Gumbel error on an
     animal's standardised score (0.25 makes close calls split the vote)."""
@@ -73,6 +84,10 @@ class ZoologySettings:
     """The animal table (empty: the shipped data/animals.csv)."""
     questions_file: str = ""
     """The question deck (empty: the shipped data/questions.toml)."""
+    void_questions: str = "leave_out"
+    """A card whose condition no animal on the boards in play meets ("Who lives in the
+    desert?" on the primary board) would be a plain superlative in disguise: "leave_out" plays
+    without such cards on those boards, "keep" plays them anyway (the earlier reading)."""
 
     @property
     def cooperative(self) -> bool:
@@ -103,6 +118,25 @@ class ZoologySettings:
     def board(self, regions: tuple[str, ...] | None = None) -> np.ndarray:
         """Animal indices in play (primary board plus ``regions``, default the settings')."""
         return self.animals.board_animals(self.regions if regions is None else regions)
+
+    def void_cards(self, regions: tuple[str, ...] | None = None) -> tuple[int, ...]:
+        """Question cards whose condition no animal on these boards (default: the settings')
+        meets."""
+        board = self.board(regions)
+        return tuple(
+            card
+            for card, question in enumerate(self.questions)
+            if question.where is not None
+            and not predicate_matches(self.animals, question)[board].any()
+        )
+
+    def deck(self, regions: tuple[str, ...] | None = None) -> np.ndarray:
+        """The question cards dealt on these boards (default: the settings'), in card order:
+        every card, less the void ones unless ``void_questions = "keep"``."""
+        cards = np.arange(len(self.questions), dtype=np.int64)
+        if self.void_questions == "keep":
+            return cards
+        return np.setdiff1d(cards, np.array(self.void_cards(regions), dtype=np.int64))
 
     def tokens_for(self, players: int) -> int:
         """Guess tokens in the supply for ``players`` players."""
@@ -176,6 +210,13 @@ def settings_from_table(table: Mapping[str, Any]) -> ZoologySettings:
                     key, f"{value!r} is not allowed; allowed are {', '.join(MODES)}"
                 )
             values[key] = value
+        elif key in ("winners", "void_questions"):
+            allowed = WINNERS if key == "winners" else VOID_QUESTIONS
+            if value not in allowed:
+                raise SettingsError(
+                    key, f"{value!r} is not allowed; allowed are {', '.join(allowed)}"
+                )
+            values[key] = value
         elif key == "regions":
             if not isinstance(value, list) or any(r not in REGIONS for r in value):
                 raise SettingsError(
@@ -197,6 +238,8 @@ def settings_from_table(table: Mapping[str, Any]) -> ZoologySettings:
         elif key == "neutral_animals_by_players":
             given = dict(_per_players(value, key, 0, 10, ("2", "3")))
             values[key] = tuple((n, given.get(n, d)) for n, d in DEFAULT_NEUTRALS)
+        elif key == "simultaneous_guess_chance":
+            values[key] = _number(value, key, 0.0, 1.0)
         elif key == "perception_noise":
             values[key] = _number(value, key, 0.01, 10.0)
         elif key == "predicate_weight":
@@ -218,9 +261,10 @@ def validate(settings: ZoologySettings) -> None:
     )
     if settings.cooperative_grid and not settings.cooperative:
         raise SettingsError("cooperative_grid", 'only with mode = "cooperative"')
-    questions = len(settings.questions)
     region_sets = _region_sets() if settings.cooperative_grid else [settings.regions]
     smallest_board = min(len(settings.board(regions)) for regions in region_sets)
+    questions = min(len(settings.deck(regions)) for regions in region_sets)
+    left_out = len(settings.questions) - questions
     for players in counts:
         needed = players + settings.neutrals_for(players)
         if smallest_board < needed + 1:
@@ -230,10 +274,16 @@ def validate(settings: ZoologySettings) -> None:
                 f"need at least {needed + 1} animals on the boards, which hold {smallest_board}",
             )
         if questions < players * settings.hand_size:
+            void = (
+                f" ({left_out} match no animal on the boards and are left out; "
+                'void_questions = "keep" plays them)'
+                if left_out
+                else ""
+            )
             raise SettingsError(
                 "hand_size",
                 f"hands of {settings.hand_size} for {players} players need "
-                f"{players * settings.hand_size} question cards; the deck has {questions}",
+                f"{players * settings.hand_size} question cards; the deck has {questions}{void}",
             )
         if settings.tokens_for(players) < 1:
             raise SettingsError("guess_tokens", "the supply needs at least one token")

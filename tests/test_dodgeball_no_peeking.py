@@ -1,0 +1,125 @@
+"""No peeking: a Hodge Podge Dodgeball decision depends only on what the deciding player may
+know. At decision points of real games, everything it cannot see (the other hands,
+the partner's included; the dummies' face-down cards; cards out of the round; cards placed
+face down in a timeout) is dealt around again at random, keeping every public fact; the
+observation and every built-in strategy's decision must stay the same."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import numpy as np
+import pytest
+
+from zooanalysis.games.dodgeball import engine
+from zooanalysis.games.dodgeball.engine import RoundState
+from zooanalysis.games.dodgeball.rules import DodgeballSettings
+from zooanalysis.games.dodgeball.strategies import (
+    BLOCK_LEADER,
+    BRING_BACK,
+    CALL_TIMEOUT,
+    DECISION_NAMES,
+    DUMMY_EXCHANGE,
+    HIT_BENCH,
+    PLAY,
+    SETUP_BENCH,
+    SETUP_PASS,
+    STRATEGIES,
+    TIMEOUT_PLACE,
+)
+from zooanalysis.rng import game_stream
+
+LINEUPS = ["random", "dodger", "coach", "dodger:keep_suits=10,allstar=0",
+           "coach:call_suits=4,exchange=1"]
+
+
+def snapshots(rules: DodgeballSettings, lineup: str, games: int, monkeypatch) -> list:
+    """(state, decision kind, seat, decision details) at every decision of some games."""
+    seen = []
+    original = engine._ask
+
+    def recording(state, strategies, kind, seat, stream, **extra):
+        seen.append((copy.deepcopy(state), kind, seat, extra))
+        return original(state, strategies, kind, seat, stream, **extra)
+
+    monkeypatch.setattr(engine, "_ask", recording)
+    for game in range(games):
+        engine.play_game(rules, engine.lineup(lineup), 77, game)
+    monkeypatch.setattr(engine, "_ask", original)
+    return seen
+
+
+def redeal_hidden(state: RoundState, seat: int, rng: random.Random) -> RoundState:
+    """A copy of ``state`` with every card ``seat``'s player cannot see dealt around again
+    (same places, same sizes)."""
+    other = copy.deepcopy(state)
+    known = {seat, other.controller(seat)}
+    hidden_hands = [s for s in range(4) if s not in known and not other.is_dummy(s)]
+    pool = [code for s in hidden_hands for code in other.hands[s]]
+    pool += [code for below in other.under for code in below.values()]
+    pool += [code for bench in other.face_down_bench for code in bench] + other.out
+    rng.shuffle(pool)
+    for s in hidden_hands:
+        size = len(other.hands[s])
+        other.hands[s], pool = sorted(pool[:size]), pool[size:]
+    for below in other.under:
+        for key in below:
+            below[key], pool = pool[0], pool[1:]
+    for team in range(2):
+        size = len(other.face_down_bench[team])
+        other.face_down_bench[team], pool = pool[:size], pool[size:]
+    other.out, pool = pool, []
+    return other
+
+
+@pytest.mark.parametrize(
+    ("rules", "lineup"),
+    [
+        (DodgeballSettings(), "coach,random,dodger,coach"),
+        (DodgeballSettings(ringers=True, timeouts=2), "random,coach,coach,dodger"),
+        (DodgeballSettings(players=2), "coach,random"),
+        (DodgeballSettings(players=2, ringers=True), "dodger,coach"),
+    ],
+)
+def test_hidden_cards_change_no_observation_and_no_decision(rules, lineup, monkeypatch) -> None:
+    points = snapshots(rules, lineup, 4, monkeypatch)
+    rng = random.Random(5)
+    by_kind: dict[int, list] = {}
+    for point in points:
+        by_kind.setdefault(point[1], []).append(point)
+    sample = [
+        point for group in by_kind.values() for point in rng.sample(group, min(60, len(group)))
+    ]
+    moved = 0
+    strategies = engine.lineup(",".join(LINEUPS))
+    for state, kind, seat, extra in sample:
+        other = redeal_hidden(state, seat, rng)
+        moved += other.hands != state.hands or other.under != state.under
+        seen, again = state.observe(seat, **extra), other.observe(seat, **extra)
+        assert seen == again, DECISION_NAMES[kind]
+        for one, two in zip(seen.arrays(), again.arrays(), strict=True):
+            np.testing.assert_array_equal(one, two)
+        for strategy in strategies:
+            first = strategy.decide(kind, seen, game_stream(3, 4))
+            second = strategy.decide(kind, again, game_stream(3, 4))
+            assert first == second, (strategy.player.label, DECISION_NAMES[kind])
+    assert moved > len(sample) // 2, "the hidden cards really moved"
+    expected = {PLAY, HIT_BENCH, BLOCK_LEADER, BRING_BACK, CALL_TIMEOUT, TIMEOUT_PLACE,
+                SETUP_BENCH}
+    expected |= {DUMMY_EXCHANGE} if rules.two_player else {SETUP_PASS}
+    assert expected <= set(by_kind), [DECISION_NAMES[k] for k in expected - set(by_kind)]
+
+
+def test_the_observation_holds_no_other_hand() -> None:
+    """Partners do not share hands: a seat's observation names no card of another player's
+    hand (4 players) and only the dummies' face-up cards (2 players)."""
+    rules = DodgeballSettings()
+    deal = engine.deal_round(rules, game_stream(8, 0))
+    state = RoundState(rules, deal.hands, deal.under, deal.benches, deal.out, deal.all_cards())
+    observation = state.observe(0)
+    visible = set(observation.hand) | {c for bench in observation.benches for c in bench}
+    for seat in (1, 2, 3):
+        assert not visible & set(state.hands[seat])
+    assert observation.dummy_cards == ((), (), (), ())
+    assert STRATEGIES["random"].description.startswith("Uniform over the legal choices")

@@ -1,0 +1,87 @@
+"""Does seat order matter? Answered only from play in which the seat is the only difference.
+
+Three kinds of play isolate the seat:
+
+- **rotated runs** (``--rotate-seats``) and **tournaments**: every strategy sat in every seat
+  equally often, on the same deals, so each seat's win share pooled over the seatings
+  differs from the fair share ``1/players`` only through seat order (:func:`against_fair`);
+- **mirror matches** (every seat holds the same strategy): the same, within one run;
+- **mirror seats** (two or more seats of a lineup hold the same strategy): their win shares
+  differ only through seat order; they play the same games, so their difference is that of
+  two cells of one multinomial draw (:func:`mirror_pairs`, ``stats.same_games_difference``).
+
+Every other comparison of seats mixes seat order with strategy strength. Win shares split
+ties (1/k for each of k tied winners); a seat is named only when the data separate it (Holm's
+correction over the comparisons made, see ``separation``).
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from zooanalysis.separation import Estimate, against_reference
+from zooanalysis.stats import holm, same_games_difference, share_test
+
+VERDICT_WORDS = {1: "more than the fair share", -1: "less than the fair share", 0: "no difference"}
+
+
+def against_fair(seats: pd.DataFrame, fair: float) -> pd.DataFrame:
+    """Each seat's win share against the fair share: ``seats`` (index: seat from 1; columns
+    ``share, ci_low, ci_high, n``, as ``Run.win_rates("seat")``) with ``difference`` (share
+    - fair, as a fraction), ``p_value`` (score test), ``p_holm`` and ``verdict`` (+1 / -1 / 0:
+    measurably more, less, no measurable difference)."""
+    table = seats.copy()
+    table["fair_share"] = fair
+    table["difference"] = table["share"] - fair
+    table["p_value"] = [share_test(r.share, fair, r.n) for r in table.itertuples()]
+    table["p_holm"] = holm(table["p_value"].to_numpy())
+    estimates = [
+        Estimate(str(seat), r.share, r.ci_low, r.ci_high) for seat, r in table.iterrows()
+    ]
+    table["verdict"] = against_reference(estimates, fair, table["p_value"].to_list())
+    return table
+
+
+def mirror_groups(lineup: list[str]) -> dict[str, list[int]]:
+    """Strategies that hold two or more seats of the lineup, with their seats (from 1)."""
+    seats: dict[str, list[int]] = {}
+    for seat, label in enumerate(lineup, start=1):
+        seats.setdefault(label, []).append(seat)
+    return {label: found for label, found in seats.items() if len(found) > 1}
+
+
+def mirror_pairs(seats: pd.DataFrame, lineup: list[str]) -> pd.DataFrame:
+    """Every pair of seats holding the same strategy: the difference of their win shares
+    (first - second) with its 95% interval and p-value for two cells of one multinomial
+    draw per game, Holm's adjusted p over all the pairs, and ``verdict`` (+1: the first seat
+    wins measurably more, -1: less, 0: no measurable difference)."""
+    rows = []
+    for label, group in mirror_groups(lineup).items():
+        for index, first in enumerate(group):
+            for second in group[index + 1 :]:
+                a, b = seats.loc[first], seats.loc[second]
+                difference, low, high, p = same_games_difference(a.share, b.share, a.n)
+                rows.append(
+                    {
+                        "strategy": label,
+                        "seat": first,
+                        "versus_seat": second,
+                        "share": a.share,
+                        "versus_share": b.share,
+                        "difference": difference,
+                        "ci_low": low,
+                        "ci_high": high,
+                        "n": int(a.n),
+                        "p_value": p,
+                    }
+                )
+    columns = [
+        "strategy", "seat", "versus_seat", "share", "versus_share", "difference", "ci_low",
+        "ci_high", "n", "p_value", "p_holm", "verdict",
+    ]  # fmt: skip
+    table = pd.DataFrame(rows, columns=columns)
+    if len(table):
+        table["p_holm"] = holm(table["p_value"].to_numpy())
+        sign = (table["difference"] > 0).astype(int) * 2 - 1
+        table["verdict"] = (sign * (table["p_holm"] < 0.05)).astype(int)
+    return table
