@@ -12,7 +12,13 @@ import pytest
 from bluff_decisions import CLAIM, MOVE, load
 
 from zooanalysis.games.bluff.policy_math import new_workspace
-from zooanalysis.games.bluff.strategies import BAYES, choose_claim, choose_move
+from zooanalysis.games.bluff.strategies import (
+    BAYES,
+    MOVE_NONE,
+    choose_claim,
+    choose_claim_after_move,
+    choose_move,
+)
 
 
 @pytest.fixture(scope="module")
@@ -63,3 +69,37 @@ def test_every_recorded_decision_replays_exactly(corpus):
         if (first, second) != tuple(corpus["answer"][row]) or after != corpus["rng_after"][row]:
             wrong.append(row)
     assert not wrong, f"{len(wrong)} decisions changed, first rows {wrong[:10]}"
+
+
+def test_claims_after_a_move_reuse_nothing_stale(corpus):
+    """The kernel's claim right after the same player's move (``choose_claim_after_move``,
+    which may start from what the move worked out) answers as recorded, for every
+    recorded move followed by its claim."""
+    phase, code = corpus["phase"], corpus["code"]
+    pairs = 0
+    wrong = []
+    work = new_workspace()
+    for row in range(len(phase) - 1):
+        if phase[row] != MOVE or phase[row + 1] != CLAIM or code[row] != code[row + 1]:
+            continue
+        move, _, _ = replay(corpus, row, work)
+        placed = corpus["known"][row + 1].astype(np.int64) - corpus["known"][row]
+        if placed.sum() != (0 if move == MOVE_NONE else 1):
+            continue  # not this move's claim (cannot happen in play order)
+        card = int(np.argmax(placed)) if placed.sum() else -1
+        claim = row + 1
+        rng = np.array([corpus["rng_before"][claim]], dtype=np.uint64)
+        answer = choose_claim_after_move(
+            np.int64(code[claim]), corpus["params"][claim],
+            corpus["known"][claim].astype(np.int64), corpus["unseen"][claim].astype(np.int64),
+            np.int64(corpus["pile_size"][claim]), np.int64(corpus["claim_count"][claim]),
+            np.int64(corpus["claim_kind"][claim]), np.int64(corpus["cap"][claim]), rng, work,
+            np.int64(move), np.int64(card),
+        )
+        pairs += 1
+        if tuple(int(a) for a in answer) != tuple(corpus["answer"][claim]) or int(
+            rng[0]
+        ) != int(corpus["rng_after"][claim]):
+            wrong.append(claim)
+    assert pairs > 5000
+    assert not wrong, f"{len(wrong)} claims changed, first rows {wrong[:10]}"
