@@ -608,7 +608,8 @@ def git_commit() -> str:
 
 def environment() -> dict[str, str]:
     """Versions and machine facts recorded with every run."""
-    import joblib
+    from importlib.metadata import version  # not joblib itself: a slow import
+
     import numba
     import numpy
 
@@ -617,7 +618,7 @@ def environment() -> dict[str, str]:
         "numpy": numpy.__version__,
         "numba": numba.__version__,
         "pandas": pd.__version__,
-        "joblib": joblib.__version__,
+        "joblib": version("joblib"),
         "platform": platform.platform(),
         "machine": platform.machine(),
         "processor": platform.processor() or "unknown",
