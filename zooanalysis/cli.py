@@ -517,6 +517,123 @@ def tournament(
 
 @app.command(
     epilog=examples(
+        "zoosim field --games 1e6                 # Bluff in Zoo, every shipped strategy",
+        "zoosim field --population bayes,aggressive,bayes:doubt=0,bluff=0 --seats 4",
+        "zoosim field --game lucky-lions --from runs/tune-greedy --games 2e5",
+        "zoosim field --resume runs/NAME         # continue an interrupted field",
+    )
+)
+def field(
+    game_name: Annotated[str, typer.Option("--game", help="Game.")] = "bluff",
+    population: Annotated[
+        str | None,
+        typer.Option(
+            "--population",
+            help=with_default(
+                "The strategies, each once, e.g. bayes,cautious,bayes:doubt=0,bluff=0.",
+                "every shipped strategy at its defaults (none when only --from is given)",
+            ),
+        ),
+    ] = None,
+    sources: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--from",
+            help="Add players from a text file (one per line, # comments) or a zoosim tune "
+            "--out folder (its best response). May be repeated.",
+        ),
+    ] = None,
+    seats: Annotated[
+        int | None,
+        typer.Option("--seats", help=with_default("Players per game.", "the default lineup's")),
+    ] = None,
+    games: Annotated[
+        str,
+        typer.Option(
+            "--games",
+            help="Games in all: 1e6, 250k ..., rounded up to whole seatings; too few for "
+            "every seating to play 2,000 are refused.",
+        ),
+    ] = "1e6",
+    seed: Annotated[int, typer.Option("--seed", help="Seed that fixes the field.")] = 1,
+    bootstrap: Annotated[
+        int, typer.Option("--bootstrap", help="Bootstrap replicates for the intervals.")
+    ] = 100,
+    alpha: Annotated[
+        float, typer.Option("--alpha", help="alpha-Rank's selection intensity (> 0).")
+    ] = 50.0,
+    jobs: Annotated[
+        int | None,
+        typer.Option("--jobs", help=with_default("Parallel workers.", "all cores")),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            help=with_default("Directory to write.", "runs/field-<game>-<time>-seed<seed>"),
+        ),
+    ] = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option("--resume", help="Continue the interrupted field written to this path."),
+    ] = None,
+    progress: Annotated[
+        bool, typer.Option("--progress/--no-progress", help="Show the progress bar.")
+    ] = True,
+) -> None:
+    """Solve the meta-game of a population: equilibrium mix, alpha-Rank, with intervals."""
+    from zooanalysis.field import FieldRequest, field_plan, run_field
+    from zooanalysis.field_setup import check_seats, population_from, resume_field_request
+
+    if resume is not None:
+        request = resume_field_request(resume, _jobs(jobs))
+    else:
+        game = get_game(game_name)
+        players, notes = population_from(game, population, list(sources or []))
+        chosen_seats = seats if seats is not None else len(game.default_lineup.split(","))
+        settings = check_seats(game, _scenario_settings(game, None), players, chosen_seats)
+        if not alpha > 0 or alpha == float("inf"):
+            raise UserError(f"--alpha: {alpha} is not allowed: give a number above 0")
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        target = out or Path(f"runs/field-{game.name}-{stamp}-seed{seed}")
+        from zooanalysis.storage import check_can_create, check_run_can_start
+
+        if out is not None:
+            check_run_can_start(target)
+        else:
+            check_can_create(target, "--out")
+        request = FieldRequest(
+            game=game,
+            settings=settings,
+            population=players,
+            seats=chosen_seats,
+            games=parse_count(games, "--games"),
+            seed=_whole(seed, "--seed", 0),
+            jobs=_jobs(jobs),
+            bootstrap=_whole(bootstrap, "--bootstrap", 0),
+            alpha=alpha,
+            out=target,
+            sources=notes,
+        )
+    plan = field_plan(request)  # refuses too few games before anything is played
+    typer.echo(f"Plan: {plan.describe()}.", err=True)
+    title = f"{request.game.title} field"
+    with GameProgress(plan.games, title, enabled=progress) as bar:
+        bar.status("playing")
+        result = run_field(
+            request,
+            on_progress=bar.advance,
+            resume=resume is not None,
+            on_start=bar.start_at,
+            unique=out is None and resume is None,
+        )
+    typer.echo(result.summary())
+    target = request.out
+    typer.echo(f"\nWritten to {target}/ (load with zooanalysis.load_run({str(target)!r}))")
+
+
+@app.command(
+    epilog=examples(
         "zoosim sweep simulations/sweep-bluff-doubt-vs-points.toml",
         "zoosim sweep simulations/sweep-lucky-lions-variants.toml --out runs/variants",
     )
