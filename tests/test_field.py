@@ -149,3 +149,20 @@ def test_resuming_nothing_is_one_line(tmp_path: Path, capsys) -> None:
     code, _, err = run_cli(capsys, "field", "--resume", tmp_path / "none", "--no-progress")
     assert code == 2
     one_error_line(err, "--resume", "no interrupted field")
+
+
+def test_the_report_of_a_field_states_the_equilibrium(tmp_path: Path) -> None:
+    from zooanalysis.report.build import build_report
+
+    out = tmp_path / "field"
+    run_field(field_request(out))
+    page = build_report(out, tmp_path / "report")
+    html = page.read_text(encoding="utf-8")
+    assert "equilibrium field" in html
+    assert "Played in equilibrium (weight interval above 0.1%): greedy." in html
+    assert "Left out of equilibrium (weight interval at most 0.1%): random." in html
+    for figure in ("equilibrium_weights", "alpha_rank", "payoff_vs_mix", "convergence"):
+        assert (tmp_path / "report" / "figures" / f"{figure}.png").is_file()
+    findings = pd.read_csv(tmp_path / "report" / "tables" / "findings.csv")
+    nash = findings[findings["key"] == "nash_conv"]
+    assert nash["value"].iloc[0] == pytest.approx(load_run(out).manifest["solution"]["nash_conv"])
