@@ -634,6 +634,91 @@ def field(
 
 @app.command(
     epilog=examples(
+        "zoosim exploit runs/field-bluff --games 2e5",
+        "zoosim exploit runs/field-bluff --strategies bayes --targets mix,cautious",
+    )
+)
+def exploit(
+    field_dir: Annotated[Path, typer.Argument(help="A field folder (zoosim field --out).")],
+    strategies: Annotated[
+        str | None,
+        typer.Option(
+            "--strategies",
+            help=with_default(
+                "Strategies whose parameters are searched for a best response.",
+                "every strategy of the game with parameters",
+            ),
+        ),
+    ] = None,
+    targets: Annotated[
+        str | None,
+        typer.Option(
+            "--targets",
+            help=with_default(
+                "What to exploit: mix (the equilibrium) and/or population strategies, "
+                "comma-separated.",
+                "mix and every population strategy",
+            ),
+        ),
+    ] = None,
+    games: Annotated[
+        str, typer.Option("--games", help="Games for each target's search.")
+    ] = "2e5",
+    bootstrap: Annotated[
+        int, typer.Option("--bootstrap", help="Bootstrap replicates for the intervals.")
+    ] = 200,
+    jobs: Annotated[
+        int | None,
+        typer.Option("--jobs", help=with_default("Parallel workers.", "all cores")),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            help=with_default(
+                "Folder to write (manifest.json, exploitability, final and search tables).",
+                "nothing is written; the result is only printed",
+            ),
+        ),
+    ] = None,
+) -> None:
+    """How much a searched best response gains against a field's mix and its strategies."""
+    from zooanalysis.exploit import ExploitRequest, families_of, run_exploit, targets_of
+    from zooanalysis.field import FieldResult
+    from zooanalysis.field_setup import check_seats
+    from zooanalysis.loading import load_run
+    from zooanalysis.storage import check_new_run_path
+
+    field = load_run(field_dir)
+    if not isinstance(field, FieldResult):
+        raise UserError(f"FIELD_DIR: {field_dir} is not a field folder (zoosim field --out)")
+    game = get_game(field.manifest["game"])
+    population = parse_lineup(",".join(field.manifest["population"]), game.strategies)
+    base = game.settings_from_table(field.manifest["settings"])
+    settings = check_seats(game, base, population, int(field.manifest["seats"]))
+    chosen = targets_of(field, targets.split(",") if targets else None)
+    if out is not None:
+        check_new_run_path(out)
+    request = ExploitRequest(
+        field=field,
+        game=game,
+        settings=settings,
+        population=population,
+        families=families_of(game, strategies),
+        targets=chosen,
+        games=parse_count(games, "--games"),
+        jobs=_jobs(jobs),
+        bootstrap=_whole(bootstrap, "--bootstrap", 2),
+    )
+
+    def report(text: str) -> None:
+        typer.echo(f"  {text}", err=True)
+
+    typer.echo(run_exploit(request, out, report))
+
+
+@app.command(
+    epilog=examples(
         "zoosim sweep simulations/sweep-bluff-doubt-vs-points.toml",
         "zoosim sweep simulations/sweep-lucky-lions-variants.toml --out runs/variants",
     )

@@ -32,6 +32,10 @@ def load_run(path: str | Path) -> Run:
         from zooanalysis.field import FieldResult
 
         result = FieldResult(manifest, path=path)
+    elif kind == "exploit":
+        from zooanalysis.exploit import ExploitResult
+
+        result = ExploitResult(manifest, path=path)
     elif kind == "tune":
         from zooanalysis.tuning import TuneResult
 
