@@ -696,7 +696,7 @@ def exploit(
     population = parse_lineup(",".join(field.manifest["population"]), game.strategies)
     base = game.settings_from_table(field.manifest["settings"])
     settings = check_seats(game, base, population, int(field.manifest["seats"]))
-    chosen = targets_of(field, targets.split(",") if targets else None)
+    chosen = targets_of(field, game, targets)
     if out is not None:
         check_new_run_path(out)
     request = ExploitRequest(
