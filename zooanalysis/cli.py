@@ -719,6 +719,97 @@ def exploit(
 
 @app.command(
     epilog=examples(
+        "zoosim psro --population bayes,cautious,aggressive,random --out runs/psro-bluff",
+        "zoosim psro --game lucky-lions --iterations 3 --out runs/psro-lions",
+    )
+)
+def psro(
+    game_name: Annotated[str, typer.Option("--game", help="Game.")] = "bluff",
+    population: Annotated[
+        str | None,
+        typer.Option(
+            "--population",
+            help=with_default("The starting strategies, each once.", "every shipped strategy"),
+        ),
+    ] = None,
+    strategies: Annotated[
+        str | None,
+        typer.Option(
+            "--strategies",
+            help=with_default(
+                "Strategies whose parameters are searched for best responses.",
+                "every strategy of the game with parameters",
+            ),
+        ),
+    ] = None,
+    seats: Annotated[
+        int | None,
+        typer.Option("--seats", help=with_default("Players per game.", "the default lineup's")),
+    ] = None,
+    games: Annotated[str, typer.Option("--games", help="Games per field.")] = "1e6",
+    search_games: Annotated[
+        str, typer.Option("--search-games", help="Games per best-response search.")
+    ] = "2e5",
+    threshold: Annotated[
+        float,
+        typer.Option("--threshold", help="Stop when the gain's interval lies below this."),
+    ] = 0.005,
+    iterations: Annotated[int, typer.Option("--iterations", help="At most this many.")] = 5,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of every field.")] = 1,
+    bootstrap: Annotated[
+        int, typer.Option("--bootstrap", help="Bootstrap replicates for the intervals.")
+    ] = 100,
+    jobs: Annotated[
+        int | None,
+        typer.Option("--jobs", help=with_default("Parallel workers.", "all cores")),
+    ] = None,
+    out: Annotated[
+        Path,
+        typer.Option("--out", help="Folder of the loop; rerun to continue it."),
+    ] = Path("runs/psro"),
+) -> None:
+    """Iterated best response: add the best response to the mix until none gains."""
+    from zooanalysis.exploit import families_of
+    from zooanalysis.field_setup import check_seats, population_from
+    from zooanalysis.psro import PsroRequest, run_psro
+
+    game = get_game(game_name)
+    players, _ = population_from(game, population, [])
+    chosen_seats = seats if seats is not None else len(game.default_lineup.split(","))
+    settings = check_seats(game, _scenario_settings(game, None), players, chosen_seats)
+    if not 0 < threshold < 1:
+        raise UserError(f"--threshold: {threshold} is not allowed: give a number between 0 and 1")
+    request = PsroRequest(
+        game=game,
+        settings=settings,
+        population=players,
+        seats=chosen_seats,
+        field_games=parse_count(games, "--games"),
+        exploit_games=parse_count(search_games, "--search-games"),
+        families=families_of(game, strategies),
+        threshold=threshold,
+        iterations=_whole(iterations, "--iterations", 1),
+        seed=_whole(seed, "--seed", 0),
+        jobs=_jobs(jobs),
+        bootstrap=_whole(bootstrap, "--bootstrap", 2),
+        out=out,
+    )
+    from zooanalysis.field import FieldRequest, field_plan
+
+    field_plan(  # refuses too few games before anything is played
+        FieldRequest(game, settings, players, chosen_seats, request.field_games, request.seed)
+    )
+
+    def report(text: str) -> None:
+        typer.echo(f"  {text}", err=True)
+
+    result = run_psro(request, report)
+    typer.echo(result.summary())
+    typer.echo(f"\nWritten to {out}/ (load with zooanalysis.load_run({str(out)!r}))")
+
+
+@app.command(
+    epilog=examples(
         "zoosim sweep simulations/sweep-bluff-doubt-vs-points.toml",
         "zoosim sweep simulations/sweep-lucky-lions-variants.toml --out runs/variants",
     )

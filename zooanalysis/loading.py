@@ -36,6 +36,10 @@ def load_run(path: str | Path) -> Run:
         from zooanalysis.exploit import ExploitResult
 
         result = ExploitResult(manifest, path=path)
+    elif kind == "psro":
+        from zooanalysis.psro import PsroResult
+
+        result = PsroResult(manifest, path=path)
     elif kind == "tune":
         from zooanalysis.tuning import TuneResult
 
