@@ -17,6 +17,7 @@ from typing import Annotated
 import typer
 
 from zooanalysis.errors import SettingsError, UserError
+from zooanalysis.field_lineup import is_field_lineup
 from zooanalysis.games import game_names, get_game
 from zooanalysis.numbers import parse_count
 from zooanalysis.progress import GameProgress
@@ -300,9 +301,15 @@ def run(
     game = get_game(name)
     if scenario and scenario.game and game_name and scenario.game != game.name:
         raise UserError(f"--game: {game_name!r} differs from the scenario's game {scenario.game!r}")
-    lineup = parse_lineup(
-        _choose(players, scenario, "players", game.default_lineup), game.strategies
-    )
+    chosen_players = _choose(players, scenario, "players", game.default_lineup)
+    mix = None
+    if is_field_lineup(chosen_players):
+        from zooanalysis.field_lineup import lineup_of, load_field_mix
+
+        mix = load_field_mix(chosen_players, game)
+        lineup = lineup_of(mix)
+    else:
+        lineup = parse_lineup(chosen_players, game.strategies)
     settings = _scenario_settings(game, scenario)
     try:
         settings = game.settings_for_lineup(settings, lineup)
@@ -367,6 +374,7 @@ def run(
         out=target,
         scenario=str(scenario.path) if scenario else None,
         command=sys.argv,
+        mix=mix,
     )
     if make_report or report_dir is not None:  # refuse a bad report folder before playing
         from zooanalysis.report.build import check_report_target, default_report_folder
@@ -746,7 +754,12 @@ def psro(
         int | None,
         typer.Option("--seats", help=with_default("Players per game.", "the default lineup's")),
     ] = None,
-    games: Annotated[str, typer.Option("--games", help="Games per field.")] = "1e6",
+    games: Annotated[
+        str,
+        typer.Option(
+            "--games", help="Games per field (raised to the fewest a larger field needs)."
+        ),
+    ] = "1e6",
     search_games: Annotated[
         str, typer.Option("--search-games", help="Games per best-response search.")
     ] = "2e5",
@@ -794,12 +807,6 @@ def psro(
         bootstrap=_whole(bootstrap, "--bootstrap", 2),
         out=out,
     )
-    from zooanalysis.field import FieldRequest, field_plan
-
-    field_plan(  # refuses too few games before anything is played
-        FieldRequest(game, settings, players, chosen_seats, request.field_games, request.seed)
-    )
-
     def report(text: str) -> None:
         typer.echo(f"  {text}", err=True)
 

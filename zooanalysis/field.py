@@ -134,6 +134,17 @@ def field_plan(request: FieldRequest) -> FieldPlan:
     return FieldPlan(counts, seatings, each, batch_size_for(each))
 
 
+def minimum_games(strategies: int, seats: int, seed: int = 1) -> int:
+    """The fewest games a field of ``strategies`` at ``seats`` accepts (every seating
+    plays the bootstrap's batches)."""
+    from zooanalysis.tournament import MIN_BATCH_SIZE, MIN_BATCHES
+
+    counts = compositions(strategies, seats)
+    rng = np.random.default_rng(seed)
+    lineups = sum(len(seatings_of(row, rng)) for row in counts)
+    return lineups * MIN_BATCHES * MIN_BATCH_SIZE
+
+
 def request_record(request: FieldRequest) -> dict[str, Any]:
     """Everything that fixes a field's results: a resumed field must have exactly this."""
     return {

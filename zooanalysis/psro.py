@@ -52,7 +52,8 @@ class PsroRequest:
 
 
 def request_record(request: PsroRequest) -> dict[str, Any]:
-    """What fixes the loop's results: a rerun into the same folder must match it."""
+    """What fixes the loop's results: a rerun into the same folder must match it (a field
+    too big for ``field_games`` plays the fewest games its seatings need instead)."""
     return {
         "game": request.game.name,
         "settings": request.game.settings_dict(request.settings),
@@ -138,13 +139,16 @@ def _field(request: PsroRequest, population: list[PlayerSpec], path: Path, say):
         if list(field.manifest["population"]) != labels:
             raise UserError(f"{path}: holds the field of another population")
         return field
-    say(f"field of {', '.join(labels)}")
+    from zooanalysis.field import minimum_games
+
+    games = max(request.field_games, minimum_games(len(population), request.seats, request.seed))
+    say(f"field of {', '.join(labels)} ({games:,} games)")
     field_request = FieldRequest(
         game=request.game,
         settings=request.settings,
         population=population,
         seats=request.seats,
-        games=request.field_games,
+        games=games,
         seed=request.seed,
         jobs=request.jobs,
         bootstrap=request.bootstrap,
@@ -189,6 +193,7 @@ def _row(iteration: int, field, best) -> dict[str, Any]:
         "population": ", ".join(field.manifest["population"]),
         "strategies": len(field.manifest["population"]),
         "mix": json.dumps({k: round(v, 4) for k, v in solution["weights"].items() if v > 1e-4}),
+        "field_games": field.manifest["games"],
         "nash_conv": solution["nash_conv"],
         "best_response": best.best_response,
         "best_response_share": best.share,
