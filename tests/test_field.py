@@ -166,3 +166,19 @@ def test_the_report_of_a_field_states_the_equilibrium(tmp_path: Path) -> None:
     findings = pd.read_csv(tmp_path / "report" / "tables" / "findings.csv")
     nash = findings[findings["key"] == "nash_conv"]
     assert nash["value"].iloc[0] == pytest.approx(load_run(out).manifest["solution"]["nash_conv"])
+
+
+def test_the_skill_ladder_reads_one_player_against_a_table_of_the_rung_below() -> None:
+    """greedy and random: the ladder is random -> greedy (the mix is all greedy, so it adds
+    no rung); greedy's share is the meta-game's greedy + random*2 entry."""
+    result = run_field(field_request())
+    ladder = result.ladder()
+    assert list(ladder["player"]) == ["greedy"] and list(ladder["versus"]) == ["random"]
+    payoffs = result.payoffs()
+    entry = payoffs[(payoffs["lineup"] == "greedy + random*2") & (payoffs["strategy"] == "greedy")]
+    assert ladder["share"].iloc[0] == pytest.approx(entry["share"].iloc[0])
+    assert ladder["ci_low"].iloc[0] > 1 / 3  # greedy measurably beats a table of random
+    assert ladder["verdict"].iloc[0] == "above fair"
+    # rungs may be given: the mix against random is the same all-greedy player
+    given = result.ladder(["random", "mix"])
+    assert given["share"].iloc[0] == pytest.approx(ladder["share"].iloc[0])

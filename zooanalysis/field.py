@@ -492,6 +492,13 @@ class FieldResult(ResultFolder):
         """NashConv of the replicator's last iterate and running average along the way."""
         return self.table("convergence")
 
+    def ladder(self, rungs: list[str] | None = None) -> pd.DataFrame:
+        """The skill ladder (see ``zooanalysis.ladder``): each rung's win share against a
+        table of the rung below, with its 95% bootstrap interval."""
+        from zooanalysis.ladder import ladder_table
+
+        return ladder_table(self, rungs, int(self.manifest["seed"]))
+
     def mix(self) -> dict[str, float]:
         """The equilibrium mix: strategy label -> weight."""
         return dict(self.manifest["solution"]["weights"])

@@ -112,6 +112,11 @@ def field_document(result: FieldResult) -> ReportDocument:
         ],
         definitions=DEFINITIONS,
     )
+    sections = [section]
+    ladder = result.ladder()
+    if not ladder.empty:
+        sections.append(ladder_section(ladder, int(manifest["seats"])))
+        findings.append(ladder_finding(ladder))
     game = get_game(manifest["game"])
     names = [label.split(":", 1)[0] for label in manifest["population"]]
     return ReportDocument(
@@ -121,7 +126,7 @@ def field_document(result: FieldResult) -> ReportDocument:
             f"seed {manifest['seed']}."
         ),
         findings=findings,
-        sections=[section],
+        sections=sections,
         facts={
             "Field": str(result.path) if result.path else "(in memory)",
             "Game": f"{manifest['title']} ({manifest['game']})",
@@ -199,4 +204,50 @@ def convergence_figure(trace: pd.DataFrame) -> Figure:
         figure,
         "How far from an equilibrium the dynamics were along the way (before the final "
         "polish on the support); 0 would be exact.",
+    )
+
+
+def ladder_finding(ladder: pd.DataFrame) -> Finding:
+    """The steepest rung of the ladder, said with its interval and the fair share."""
+    top = ladder.loc[ladder["gain_over_fair"].idxmax()]
+    text = (
+        f"Skill ladder: one {top.player} at a table of {top.versus} wins a share of "
+        f"{100 * top.share:.1f}% [{100 * top.ci_low:.1f}%, {100 * top.ci_high:.1f}%] per "
+        f"seat-game against a fair {100 * top.fair_share:.1f}% ({top.verdict})."
+    )
+    return Finding(text, top.share, top.ci_low, top.ci_high, 0, "skill_ladder", "skill_ladder")
+
+
+def ladder_section(ladder: pd.DataFrame, seats: int) -> Section:
+    """Each rung's win share against a table of the rung below, as one figure."""
+    figure, axes = new_figure(6.4, 0.9 + 0.55 * len(ladder))
+    positions = np.arange(len(ladder))
+    below = np.clip(ladder["share"] - ladder["ci_low"], 0, None).fillna(0)
+    above = np.clip(ladder["ci_high"] - ladder["share"], 0, None).fillna(0)
+    axes.barh(positions, ladder["share"], color=PALETTE[0], alpha=0.8)
+    axes.errorbar(ladder["share"], positions, xerr=np.vstack([below, above]), fmt="none",
+                  color="black", capsize=3)  # fmt: skip
+    axes.axvline(1 / seats, color=REFERENCE, linestyle="--", linewidth=1)
+    axes.set_yticks(positions, [f"{r.player}\nvs {r.versus}" for r in ladder.itertuples()])
+    axes.invert_yaxis()
+    axes.set_xlabel("Win share of one player against a table of the rung below")
+    percent_axis(axes, "x")
+    return Section(
+        title="Skill ladder",
+        intro=(
+            "How much skill matters: each rung (random, shipped heuristic, tuned, "
+            "equilibrium mix) is one seat at a table of the rung below; the dashed line is "
+            "the fair share. Within a rung the member doing best against the rung below "
+            "climbs, chosen on the same data (slightly optimistic)."
+        ),
+        figures=[
+            Figure(
+                "skill_ladder",
+                "Skill ladder",
+                figure,
+                "Win share per seat-game against a table of the rung below, with 95% "
+                "bootstrap intervals over deals; dashed: the fair share.",
+            )
+        ],
+        tables=[Table("ladder", "Skill ladder (95% bootstrap CI)", ladder, index=False)],
     )
