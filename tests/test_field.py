@@ -182,3 +182,19 @@ def test_the_skill_ladder_reads_one_player_against_a_table_of_the_rung_below() -
     # rungs may be given: the mix against random is the same all-greedy player
     given = result.ladder(["random", "mix"])
     assert given["share"].iloc[0] == pytest.approx(ladder["share"].iloc[0])
+
+
+def test_a_scenario_sets_the_rules_of_a_field(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "variant"
+    scenario = Path(__file__).parent.parent / "simulations" / "lucky-lions-everything.toml"
+    code, _, err = run_cli(capsys, "field", "--scenario", scenario, "--population",
+                           "greedy,equilibrium", "--seats", "2", "--games", "8000",
+                           "--bootstrap", "5", "--out", out, "--no-progress")  # fmt: skip
+    assert code == 0, err
+    manifest = load_run(out).manifest
+    assert manifest["game"] == "lucky-lions"
+    assert manifest["settings"]["reduced_die"] is True
+    code, _, err = run_cli(capsys, "field", "--game", "bluff", "--scenario", scenario,
+                           "--out", tmp_path / "never", "--no-progress")  # fmt: skip
+    assert code == 2
+    one_error_line(err, "--game", "differs from the scenario's game")

@@ -84,6 +84,17 @@ def _scenario_settings(game, scenario: Scenario | None):
         raise UserError(f"{where}{error}") from None
 
 
+def _game_and_settings(game_name: str | None, scenario_file: Path | None):
+    """The game (``--game``, else the scenario's, else bluff) and its rule settings (the
+    scenario's ``[settings]``, else the published rules)."""
+    scenario = load_scenario(scenario_file) if scenario_file is not None else None
+    name = game_name or (scenario.game if scenario and scenario.game else "bluff")
+    game = get_game(name)
+    if scenario and scenario.game and game_name and scenario.game != game.name:
+        raise UserError(f"--game: {game_name!r} differs from the scenario's game {scenario.game!r}")
+    return game, _scenario_settings(game, scenario)
+
+
 def _choose(option, scenario: Scenario | None, key: str, default):
     """A command-line value if given, else the scenario's [run] value, else the default."""
     if option is not None:
@@ -528,11 +539,21 @@ def tournament(
         "zoosim field --games 1e6                 # Bluff in Zoo, every shipped strategy",
         "zoosim field --population bayes,aggressive,bayes:doubt=0,bluff=0 --seats 4",
         "zoosim field --game lucky-lions --from runs/tune-greedy --games 2e5",
+        "zoosim field --scenario simulations/lucky-lions-everything.toml --seats 4",
         "zoosim field --resume runs/NAME         # continue an interrupted field",
     )
 )
 def field(
-    game_name: Annotated[str, typer.Option("--game", help="Game.")] = "bluff",
+    game_name: Annotated[
+        str | None, typer.Option("--game", help=with_default("Game.", "bluff"))
+    ] = None,
+    scenario_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--scenario",
+            help=with_default("Scenario file whose rule settings to use.", "the published rules"),
+        ),
+    ] = None,
     population: Annotated[
         str | None,
         typer.Option(
@@ -596,10 +617,10 @@ def field(
     if resume is not None:
         request = resume_field_request(resume, _jobs(jobs))
     else:
-        game = get_game(game_name)
+        game, base = _game_and_settings(game_name, scenario_file)
         players, notes = population_from(game, population, list(sources or []))
         chosen_seats = seats if seats is not None else len(game.default_lineup.split(","))
-        settings = check_seats(game, _scenario_settings(game, None), players, chosen_seats)
+        settings = check_seats(game, base, players, chosen_seats)
         if not alpha > 0 or alpha == float("inf"):
             raise UserError(f"--alpha: {alpha} is not allowed: give a number above 0")
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
@@ -732,7 +753,16 @@ def exploit(
     )
 )
 def psro(
-    game_name: Annotated[str, typer.Option("--game", help="Game.")] = "bluff",
+    game_name: Annotated[
+        str | None, typer.Option("--game", help=with_default("Game.", "bluff"))
+    ] = None,
+    scenario_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--scenario",
+            help=with_default("Scenario file whose rule settings to use.", "the published rules"),
+        ),
+    ] = None,
     population: Annotated[
         str | None,
         typer.Option(
@@ -786,10 +816,10 @@ def psro(
     from zooanalysis.field_setup import check_seats, population_from
     from zooanalysis.psro import PsroRequest, run_psro
 
-    game = get_game(game_name)
+    game, base = _game_and_settings(game_name, scenario_file)
     players, _ = population_from(game, population, [])
     chosen_seats = seats if seats is not None else len(game.default_lineup.split(","))
-    settings = check_seats(game, _scenario_settings(game, None), players, chosen_seats)
+    settings = check_seats(game, base, players, chosen_seats)
     if not 0 < threshold < 1:
         raise UserError(f"--threshold: {threshold} is not allowed: give a number between 0 and 1")
     request = PsroRequest(

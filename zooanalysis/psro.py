@@ -93,10 +93,16 @@ def run_psro(request: PsroRequest, on_message: Callable[[str], None] | None = No
                 f"[{100 * best.gain_ci_low:+.2f}, {100 * best.gain_ci_high:+.2f}] against the mix"
             )
             if best.gain_ci_high < request.threshold:
-                stop = "converged: the best response's gain is measurably below the threshold"
+                stop = (
+                    "converged: the best response the search found gains measurably less "
+                    "than the threshold (within the searched strategies and budget)"
+                )
                 break
             if best.gain_ci_low <= 0:
-                stop = "no measurable gain: the best response's interval reaches 0"
+                stop = (
+                    "no measurable gain: the interval of the best response the search "
+                    "found reaches 0"
+                )
                 break
             if best.best_response in [p.label for p in population]:
                 stop = "the best response is already in the population"
