@@ -11,7 +11,7 @@ import pytest
 from tests.fault_helpers import one_error_line, run_cli
 from zooanalysis.errors import UserError
 from zooanalysis.field import FieldRequest, FieldResult, field_plan, run_field, seatings_of
-from zooanalysis.games import get_game
+from zooanalysis.games import game_names, get_game
 from zooanalysis.loading import load_run
 from zooanalysis.storage import RunInterruptedError, partial_path
 from zooanalysis.strategy_spec import parse_lineup
@@ -198,3 +198,20 @@ def test_a_scenario_sets_the_rules_of_a_field(tmp_path: Path, capsys) -> None:
                            "--out", tmp_path / "never", "--no-progress")  # fmt: skip
     assert code == 2
     one_error_line(err, "--game", "differs from the scenario's game")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", game_names())
+def test_every_registered_game_has_a_field(name: str) -> None:
+    """The machinery is generic: any registered game plays and solves a field."""
+    game = get_game(name)
+    population = parse_lineup(",".join(list(game.strategies)[:2]), game.strategies)
+    seats = game.min_players
+    settings = game.settings_for_lineup(game.settings_from_table({}), population[:1] * seats)
+    result = run_field(
+        FieldRequest(game, settings, population, seats=seats, games=8_000, bootstrap=5)
+    )
+    table = result.equilibrium()
+    assert table["weight"].sum() == pytest.approx(1.0)
+    assert result.manifest["solution"]["nash_conv"] < 1e-3
+    assert int(result.table("batches")["seat_games"].sum()) == result.manifest["games"] * seats

@@ -24,6 +24,11 @@ def folder_kind(path: Path) -> str:
         from zooanalysis.storage import read_manifest
 
         kind = read_manifest(path).get("kind")
+        if kind in ("tune", "exploit", "psro"):
+            raise UserError(
+                f"RUN_DIR: {path} is the folder of zoosim {kind}, which has no report; zoosim show "
+                "prints it (reports are made of run, tournament, field and sweep folders)"
+            )
         return kind if kind in ("tournament", "field") else "run"
     raise UserError(
         f"RUN_DIR: {path} holds no manifest.json and no finished sweep (cells.parquet); "
