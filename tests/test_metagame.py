@@ -142,3 +142,12 @@ def test_meta_game_from_counts_divides_shares_by_seat_games() -> None:
     seat_games = counts * 20
     game = meta_game(counts, shares, seat_games)
     assert np.nanmax(game.payoffs) == pytest.approx(0.5)
+
+
+def test_strategies_within_their_intervals_are_not_told_apart() -> None:
+    matrix = np.array([[0.5, 0.52, 0.7], [0.48, 0.5, 0.7], [0.3, 0.3, 0.5]])
+    game = MetaGame.from_matrix(matrix)
+    assert interchangeable(game) == [[], [], []]  # not exactly equal
+    # against each other they score 0.52 and 0.48: 0.04 apart, within half-widths 0.025 each
+    widths = np.where(game.counts > 0, 0.025, 0.0)
+    assert interchangeable(game, widths) == [[1], [0], []]

@@ -86,8 +86,14 @@ def analyse(
         counts, batch_shares, batch_seat_games, weights, seed, replicates, alpha, population
     )
     strategies = _strategy_table(game, weights, scores, draws, labels)
-    strategies["same_as"] = [", ".join(labels[j] for j in twins) for twins in interchangeable(game)]
     payoffs = payoff_table(counts, batch_shares, batch_seat_games, labels)
+    widths = np.zeros(counts.shape)
+    index = {label: i for i, label in enumerate(labels)}
+    for row in payoffs.itertuples():
+        widths[row.composition, index[row.strategy]] = np.nan_to_num((row.ci_high - row.ci_low) / 2)
+    strategies["same_as"] = [
+        ", ".join(labels[j] for j in twins) for twins in interchangeable(game, widths)
+    ]
     convergence = pd.DataFrame(
         solved.trace, columns=["iteration", "nash_conv_last", "nash_conv_average"]
     )
@@ -123,10 +129,12 @@ def _bootstrap(
     return {key: np.array(values) for key, values in found.items()}
 
 
-def interchangeable(game: MetaGame) -> list[list[int]]:
-    """For each strategy, the others it cannot be told from: swapping the two leaves every
-    payoff of the meta-game the same (they played alike on every deal). Between such
-    strategies an equilibrium's split is arbitrary."""
+def interchangeable(game: MetaGame, widths: np.ndarray | None = None) -> list[list[int]]:
+    """For each strategy, the others it cannot be told from: swapping the two changes no
+    payoff of the meta-game by more than the two payoffs' interval half-widths
+    (``widths[row, i]``; none given: exactly equal, as when they played alike on every
+    deal). Between such strategies the data do not determine an equilibrium's split."""
+    widths = np.zeros(game.payoffs.shape) if widths is None else widths
     n = game.strategies
     twins: list[list[int]] = [[] for _ in range(n)]
     for i in range(n):
@@ -137,12 +145,16 @@ def interchangeable(game: MetaGame) -> list[list[int]]:
                 swapped[i], swapped[j] = composition[j], composition[i]
                 other = game.row_of(swapped)
                 for a, b in ((i, j), (j, i)):
-                    if composition[a] and not _close(game.payoffs[row, a], game.payoffs[other, b]):
+                    slack = widths[row, a] + widths[other, b]
+                    if composition[a] and not _close(
+                        game.payoffs[row, a], game.payoffs[other, b], slack
+                    ):
                         same = False
                 for k in range(n):
                     if k in (i, j) or not composition[k]:
                         continue
-                    if not _close(game.payoffs[row, k], game.payoffs[other, k]):
+                    slack = widths[row, k] + widths[other, k]
+                    if not _close(game.payoffs[row, k], game.payoffs[other, k], slack):
                         same = False
                 if not same:
                     break
@@ -152,8 +164,8 @@ def interchangeable(game: MetaGame) -> list[list[int]]:
     return twins
 
 
-def _close(a: float, b: float) -> bool:
-    return abs(a - b) <= 1e-12
+def _close(a: float, b: float, slack: float = 0.0) -> bool:
+    return abs(a - b) <= slack + 1e-12
 
 
 def _interval(draws: np.ndarray, column: int) -> tuple[float, float]:

@@ -43,7 +43,7 @@ def support_sentences(table: pd.DataFrame) -> list[str]:
 
 
 def twin_sentences(table: pd.DataFrame) -> list[str]:
-    """Strategies that played alike on every deal: their split is arbitrary."""
+    """Strategies the data cannot tell apart: their split is not determined."""
     if "same_as" not in table:
         return []
     seen: set[str] = set()
@@ -53,9 +53,10 @@ def twin_sentences(table: pd.DataFrame) -> list[str]:
             group = [name, *row.same_as.split(", ")]
             seen.update(group)
             lines.append(
-                f"{' and '.join(group)} earn the same in every composition (they played "
-                "alike on these deals): any split of their weight is an equilibrium too; "
-                "only their total is determined."
+                f"{' and '.join(group)} are not measurably different in any composition "
+                "(where one replaces the other, their payoffs' intervals overlap): these "
+                "games do not determine how the equilibrium splits its weight between them, "
+                "only their total."
             )
     return lines
 
