@@ -17,7 +17,6 @@ from typing import Annotated
 import typer
 
 from zooanalysis.errors import SettingsError, UserError
-from zooanalysis.field_lineup import is_field_lineup
 from zooanalysis.games import game_names, get_game
 from zooanalysis.numbers import parse_count
 from zooanalysis.progress import GameProgress
@@ -312,6 +311,8 @@ def run(
     game = get_game(name)
     if scenario and scenario.game and game_name and scenario.game != game.name:
         raise UserError(f"--game: {game_name!r} differs from the scenario's game {scenario.game!r}")
+    from zooanalysis.field_lineup import is_field_lineup
+
     chosen_players = _choose(players, scenario, "players", game.default_lineup)
     mix = None
     if is_field_lineup(chosen_players):
