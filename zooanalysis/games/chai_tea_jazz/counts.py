@@ -42,17 +42,16 @@ ROUND_BINS = 64
 """Rounds 0..63 (a game has at most 3 sides x 16 rows = 48)."""
 EVAL_FIELDS = ("n", "value", "value_squares", "points", "points_squares", "products")
 """A heuristic declarer's hand evaluation against the points its side then took (before
-debt and offer), summed over the rounds heuristics declared."""
+debt and offer), summed over the rounds heuristics declared. The value is counted in whole
+units of 1/``EVAL_SCALE`` point (:func:`value_units`), so the sums are exact integers that
+do not depend on how a batch is cut into chunks; the table gives points back."""
 EVAL_SCALE = 256
-"""The evaluation is counted in fixed point, in units of 1/256 (:func:`evaluation_units`):
-counts must be integers, so that a batch's sums do not depend on its chunks; ``value``
-sums are in these units, ``value_squares`` in their square, ``products`` in units x points.
-``result_tables`` turns them back into points."""
+"""Units per point of the hand evaluation in the ``evaluation`` counts."""
 
 
-def evaluation_units(value: float) -> int:
-    """A hand evaluation rounded to the nearest 1/:data:`EVAL_SCALE` point, as an integer
-    (the kernel rounds the same way)."""
+def value_units(value: float) -> int:
+    """A hand evaluation in whole units of 1/``EVAL_SCALE`` point, rounded half up (the
+    kernel rounds the same way)."""
     return math.floor(value * EVAL_SCALE + 0.5)
 
 
@@ -237,9 +236,9 @@ def tally(settings: ChaiSettings, record: GameRecord, totals: dict[str, np.ndarr
         if played.match_side >= 0:
             totals["match"][0 if played.match_side == declaring else 1] += 1
         if played.value is not None:
-            value = evaluation_units(played.value)
-            totals["evaluation"][row] += (1, value, value * value, gross, gross * gross,
-                                          value * gross)  # fmt: skip
+            units = value_units(played.value)
+            totals["evaluation"][row] += (1, units, units * units, gross, gross * gross,
+                                          units * gross)  # fmt: skip
     for row, debt, gained in record.row_debts:
         totals["debt_row_entries"][row, debt] += 1
         totals["debt_row_points"][row, debt] += gained

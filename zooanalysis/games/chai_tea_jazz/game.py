@@ -169,10 +169,10 @@ def result_tables(
     rounds.insert(1, "contract", np.array(names, dtype=object)[rounds["row"].to_numpy()])
     points = nonzero_cells(totals["points_hist"], ["seat", "points"], "games")
     points["points"] -= GP_OFFSET
-    # counted in fixed point (counts.EVAL_SCALE): back to points
-    scale = np.array([1, EVAL_SCALE, EVAL_SCALE**2, 1, 1, EVAL_SCALE], dtype=np.float64)
-    evaluation = pd.DataFrame(totals["evaluation"] / scale, columns=list(EVAL_FIELDS))
-    evaluation["n"] = totals["evaluation"][:, 0]
+    evaluation = pd.DataFrame(totals["evaluation"], columns=list(EVAL_FIELDS))
+    for column, units in (("value", EVAL_SCALE), ("value_squares", EVAL_SCALE**2),
+                          ("products", EVAL_SCALE)):  # fmt: skip
+        evaluation[column] = evaluation[column] / units
     evaluation.insert(0, "contract", names)
     evaluation.insert(0, "row", np.arange(len(names)))
     positions = pd.DataFrame(

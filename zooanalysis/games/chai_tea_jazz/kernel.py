@@ -16,6 +16,8 @@ it holds the face-up straw-pile cards too (they are playable).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit
 
@@ -716,8 +718,8 @@ def _play_batch(
             contract_round[row, round_index] += 1
             if match_side >= 0:
                 match[0 if match_side == declaring else 1] += 1
-            if evaluated:  # fixed point, as counts.evaluation_units
-                units = np.int64(np.floor(value * EVAL_SCALE + 0.5))
+            if evaluated:
+                units = np.int64(math.floor(value * EVAL_SCALE + 0.5))  # counts.value_units
                 evaluation[row, 0] += 1
                 evaluation[row, 1] += units
                 evaluation[row, 2] += units * units
