@@ -139,6 +139,7 @@ JOBS = {
     "dodgeball": ("dodgeball", "dodger,coach,dodger,coach", {}),
     "short-zoot-suit": ("short-zoot-suit", "balanced,void,late,random", {}),
     "chai-tea-jazz": ("chai-tea-jazz", "tracker,greedy,random", {}),
+    "hearts": ("hearts", "safe,bold,random,safe", {"end_score": 40}),
     "big-two": ("big-two", "control,greedy,random", {"target": 20}),
     "through-the-zoo": ("through-the-zoo", "planner,random,fit,keep-all",
                         {"zoo": "johannesburg"}),

@@ -20,6 +20,7 @@ from run_helpers import assert_same_tables, tables_of
 
 import zooanalysis
 from zooanalysis import cli
+from zooanalysis.games import game_names
 from zooanalysis.games.bluff import odds
 from zooanalysis.games.bluff.rules import DeckSettings
 from zooanalysis.games.bluff.strategies import STRATEGIES
@@ -40,6 +41,8 @@ MANIFEST_KEYS = {
     "batch_size",
     "tables",
 }
+ALLOWED_GAMES = "allowed are " + ", ".join(game_names())
+"""How an unknown game name is answered: every registered game, by name."""
 RATE_RE = r"\d+\.\d+% \[\d+\.\d+%, \d+\.\d+%\] \(n=[\d,]+\)"
 
 
@@ -166,7 +169,7 @@ SCENARIOS = {
 }
 
 BAD_RUNS = [
-    pytest.param(["--game", "chess"], ["--game", "'chess'", "allowed are bluff"], id="game"),
+    pytest.param(["--game", "chess"], ["--game", "'chess'", ALLOWED_GAMES], id="game"),
     pytest.param(
         ["--players", "bayz,random"],
         ["--players", "'bayz'", "allowed are aggressive, bayes, cautious, random"],
@@ -296,7 +299,7 @@ def test_strategies_of_unknown_game_is_a_user_error(capsys: pytest.CaptureFixtur
     code, stdout, err = run_cli(capsys, "strategies", "--game", "chess")
     assert code == 2
     assert stdout == ""
-    assert_one_error_line(err, "'chess'", "allowed are bluff")
+    assert_one_error_line(err, "'chess'", ALLOWED_GAMES)
 
 
 def test_games_lists_bluff(capsys: pytest.CaptureFixture[str]) -> None:
