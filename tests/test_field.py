@@ -185,10 +185,12 @@ def test_the_skill_ladder_reads_one_player_against_a_table_of_the_rung_below() -
 
 
 def test_a_scenario_sets_the_rules_of_a_field(tmp_path: Path, capsys) -> None:
+    """(Not with the equilibrium player: on the reduced die it solves a linear programme
+    per decision, far too slow for a test.)"""
     out = tmp_path / "variant"
     scenario = Path(__file__).parent.parent / "simulations" / "lucky-lions-everything.toml"
     code, _, err = run_cli(capsys, "field", "--scenario", scenario, "--population",
-                           "greedy,equilibrium", "--seats", "2", "--games", "8000",
+                           "greedy,random", "--seats", "2", "--games", "8000",
                            "--bootstrap", "5", "--out", out, "--no-progress")  # fmt: skip
     assert code == 0, err
     manifest = load_run(out).manifest
