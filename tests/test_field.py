@@ -178,7 +178,11 @@ def test_the_skill_ladder_reads_one_player_against_a_table_of_the_rung_below() -
     entry = payoffs[(payoffs["lineup"] == "greedy + random*2") & (payoffs["strategy"] == "greedy")]
     assert ladder["share"].iloc[0] == pytest.approx(entry["share"].iloc[0])
     assert ladder["ci_low"].iloc[0] > 1 / 3  # greedy measurably beats a table of random
-    assert ladder["verdict"].iloc[0] == "above fair"
+    # the baseline: a random player's share at a table of random (a third: always a winner)
+    assert ladder["baseline"].iloc[0] == pytest.approx(1 / 3)
+    assert ladder["gain"].iloc[0] == pytest.approx(ladder["share"].iloc[0] - 1 / 3)
+    assert ladder["gain_ci_low"].iloc[0] > 0
+    assert ladder["verdict"].iloc[0] == "gains"
     # rungs may be given: the mix against random is the same all-greedy player
     given = result.ladder(["random", "mix"])
     assert given["share"].iloc[0] == pytest.approx(ladder["share"].iloc[0])
