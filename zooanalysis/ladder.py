@@ -23,7 +23,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from zooanalysis.field_analysis import meta_game
+from zooanalysis.field_analysis import field_arrays, meta_game
 
 RANDOM = "random"
 BOOTSTRAP = 200
@@ -48,8 +48,6 @@ def ladder_table(field, rungs: Sequence[str] | None = None, seed: int = 0) -> pd
     against a table of the rung below with the 95% bootstrap interval, the fair share,
     and whether the interval lies above it. Empty when the field has fewer than two rungs.
     ``rungs`` (population labels or ``mix``) overrides the automatic choice."""
-    from zooanalysis.exploit import field_arrays
-
     labels = list(field.manifest["population"])
     counts, shares, seat_games = field_arrays(field)
     game = meta_game(counts, shares.sum(axis=1), seat_games.sum(axis=1))
