@@ -249,3 +249,23 @@ def composition_label(composition: Sequence[int], labels: Sequence[str]) -> str:
         if count:
             parts.append(labels[i] if count == 1 else f"{labels[i]}*{int(count)}")
     return " + ".join(parts)
+
+
+def field_arrays(field) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The field's compositions and its (composition, batch, strategy) win shares and
+    seat-games, rebuilt from its ``batches`` table."""
+    labels = list(field.manifest["population"])
+    counts = field.table("compositions")[labels].to_numpy(dtype=np.int64)
+    table = field.table("batches")
+    batches = int(field.manifest["batches"])
+    shape = (len(counts), batches, len(labels))
+    shares = np.zeros(shape)
+    seat_games = np.zeros(shape)
+    index = table["strategy"].map({label: i for i, label in enumerate(labels)}).to_numpy()
+    composition = table["composition"].to_numpy()
+    batch = table["batch"].to_numpy()
+    shares[composition, batch, index] = (
+        table["share_units"].to_numpy() / field.manifest["share_unit"]
+    )
+    seat_games[composition, batch, index] = table["seat_games"].to_numpy()
+    return counts, shares, seat_games

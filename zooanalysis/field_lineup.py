@@ -68,8 +68,8 @@ def lineup_of(mix: FieldMix) -> list[PlayerSpec]:
 def load_field_mix(text: str, game: Game) -> FieldMix:
     """The mix of the field folder named by ``field:FOLDER``; ``UserError`` for anything
     that is not a finished field of this game."""
-    from zooanalysis.field import FieldResult
-    from zooanalysis.loading import load_run
+    from zooanalysis.results import ResultFolder
+    from zooanalysis.storage import read_manifest
 
     name = text.strip()[len(PREFIX) :].strip()
     path = Path(name)
@@ -79,29 +79,29 @@ def load_field_mix(text: str, game: Game) -> FieldMix:
             "by zoosim field"
         )
     try:
-        result = load_run(path)
+        manifest = read_manifest(path)
+        if manifest.get("kind") != "field":
+            raise UserError(f"{path} is not a field folder (written by zoosim field)")
+        result = ResultFolder(manifest, path=path)
+        result.verify()  # format version and every table's checksum
     except UserError as error:
         raise UserError(f"--players: {error}") from None
-    if not isinstance(result, FieldResult):
-        raise UserError(f"--players: {path} is not a field folder (written by zoosim field)")
-    if result.manifest["game"] != game.name:
-        raise UserError(
-            f"--players: {path} is a field of {result.manifest['game']}, not {game.name}"
-        )
-    weights = result.mix()
+    if manifest["game"] != game.name:
+        raise UserError(f"--players: {path} is a field of {manifest['game']}, not {game.name}")
+    weights = dict(manifest["solution"]["weights"])
     labels = [label for label, weight in weights.items() if weight >= MIN_WEIGHT]
     total = sum(weights[label] for label in labels)
     return FieldMix(
         path=str(path),
         players=tuple(parse_player(label, game.strategies) for label in labels),
         weights=tuple(weights[label] / total for label in labels),
-        seats=int(result.manifest["seats"]),
+        seats=int(manifest["seats"]),
         provenance={
-            "field_created": result.manifest.get("created"),
-            "field_request_sha256": result.manifest.get("request_sha256"),
-            "field_population": list(result.manifest["population"]),
-            "field_nash_conv": result.manifest["solution"]["nash_conv"],
-            "field_sources": list(result.manifest.get("sources") or []),
+            "field_created": manifest.get("created"),
+            "field_request_sha256": manifest.get("request_sha256"),
+            "field_population": list(manifest["population"]),
+            "field_nash_conv": manifest["solution"]["nash_conv"],
+            "field_sources": list(manifest.get("sources") or []),
         },
     )
 

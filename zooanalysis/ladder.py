@@ -7,8 +7,12 @@ with several members, the one that does best against the rung below climbs (so t
 is the steepest path the population offers; chosen on the same data, so it is a little
 optimistic). Each rung's figure is the win share per seat-game of **one** player of that
 rung at a table whose other seats are all the rung below, read from the field's
-meta-game (a composition it played on common deals), with a 95% interval from the
-bootstrap over batches of deals, next to the fair share: a designer's "is it just luck?".
+meta-game (a composition it played on common deals), next to the **baseline**: what that
+seat earned playing like the others (the rung below's share at a table of its own). The
+gain over the baseline, with a 95% interval from the bootstrap over batches of deals (the
+two on the same resampled deals), is a designer's "is it just luck?". (In a game that
+always has a winner the baseline is the fair share; in a cooperative game, where every
+seat shares the team's result, it is the team's success over the seats.)
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from zooanalysis.field_analysis import meta_game
+from zooanalysis.field_analysis import field_arrays, meta_game
 
 RANDOM = "random"
 BOOTSTRAP = 200
@@ -44,8 +48,6 @@ def ladder_table(field, rungs: Sequence[str] | None = None, seed: int = 0) -> pd
     against a table of the rung below with the 95% bootstrap interval, the fair share,
     and whether the interval lies above it. Empty when the field has fewer than two rungs.
     ``rungs`` (population labels or ``mix``) overrides the automatic choice."""
-    from zooanalysis.exploit import field_arrays
-
     labels = list(field.manifest["population"])
     counts, shares, seat_games = field_arrays(field)
     game = meta_game(counts, shares.sum(axis=1), seat_games.sum(axis=1))
@@ -64,7 +66,8 @@ def ladder_table(field, rungs: Sequence[str] | None = None, seed: int = 0) -> pd
         return pd.DataFrame()
     rng = np.random.default_rng([seed, 3])
     batches = shares.shape[1]
-    picks = [rng.integers(0, batches, size=batches) for _ in range(BOOTSTRAP)]
+    replicates = BOOTSTRAP if batches > 1 else 0  # one batch: nothing to resample
+    picks = [rng.integers(0, batches, size=batches) for _ in range(replicates)]
     resampled = [
         meta_game(counts, shares[:, p].sum(axis=1), seat_games[:, p].sum(axis=1)) for p in picks
     ]
@@ -72,24 +75,41 @@ def ladder_table(field, rungs: Sequence[str] | None = None, seed: int = 0) -> pd
     for level, (lower, upper) in enumerate(itertools.pairwise(chosen), start=1):
         below = labels.index(lower)
         value = _share_against(game, as_mix(upper), below)
-        draws = [_share_against(g, as_mix(upper), below) for g in resampled]
-        low, high = np.percentile(draws, [2.5, 97.5]) if batches > 1 else (np.nan, np.nan)
-        fair = 1.0 / game.seats
+        baseline = _share_against(game, as_mix(lower), below)
+        draws = np.array(
+            [
+                (_share_against(g, as_mix(upper), below), _share_against(g, as_mix(lower), below))
+                for g in resampled
+            ]
+        ).reshape(-1, 2)
+        low, high = _percentiles(draws[:, 0])
+        gain_low, gain_high = _percentiles(draws[:, 0] - draws[:, 1])
         rows.append(
             {
                 "rung": level,
                 "player": upper,
                 "versus": lower,
                 "share": value,
-                "ci_low": float(low),
-                "ci_high": float(high),
-                "fair_share": fair,
-                "gain_over_fair": value - fair,
-                "verdict": "above fair" if low > fair else
-                ("below fair" if high < fair else "no measurable difference"),
+                "ci_low": low,
+                "ci_high": high,
+                "baseline": baseline,
+                "gain": value - baseline,
+                "gain_ci_low": gain_low,
+                "gain_ci_high": gain_high,
+                "fair_share": 1.0 / game.seats,
+                "verdict": "gains" if gain_low > 0 else
+                ("loses" if gain_high < 0 else "no measurable difference"),
             }
         )  # fmt: skip
     return pd.DataFrame(rows)
+
+
+def _percentiles(draws: np.ndarray) -> tuple[float, float]:
+    """The 2.5 and 97.5 percentiles (nan without two batches to resample)."""
+    if len(draws) < 2:
+        return np.nan, np.nan
+    low, high = np.percentile(draws, [2.5, 97.5])
+    return float(low), float(high)
 
 
 def _automatic(game, labels: list[str], mix: np.ndarray) -> list[str]:

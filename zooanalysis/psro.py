@@ -135,13 +135,12 @@ def _check_or_write_request(out: Path, request: PsroRequest) -> None:
 
 def _field(request: PsroRequest, population: list[PlayerSpec], path: Path, say):
     """The iteration's field: reused when finished, resumed when interrupted."""
-    from zooanalysis.field import FieldRequest, run_field
-    from zooanalysis.loading import load_run
+    from zooanalysis.field import FieldRequest, FieldResult, run_field
     from zooanalysis.storage import MANIFEST, partial_path
 
     labels = [p.label for p in population]
     if (path / MANIFEST).is_file():
-        field = load_run(path)
+        field = _opened(FieldResult, path)
         if list(field.manifest["population"]) != labels:
             raise UserError(f"{path}: holds the field of another population")
         return field
@@ -166,8 +165,7 @@ def _field(request: PsroRequest, population: list[PlayerSpec], path: Path, say):
 
 def _best_response(request: PsroRequest, field, path: Path, say):
     """The best response to the field's mix (its exploitability row)."""
-    from zooanalysis.exploit import ExploitRequest, Target, run_exploit, targets_of
-    from zooanalysis.loading import load_run
+    from zooanalysis.exploit import ExploitRequest, ExploitResult, Target, run_exploit, targets_of
     from zooanalysis.storage import MANIFEST
 
     if not (path / MANIFEST).is_file():
@@ -184,7 +182,16 @@ def _best_response(request: PsroRequest, field, path: Path, say):
             bootstrap=request.bootstrap,
         )
         run_exploit(exploit_request, path, lambda text: say(f"best response: {text}"))
-    return next(load_run(path).exploitability().itertuples())
+    return next(_opened(ExploitResult, path).exploitability().itertuples())
+
+
+def _opened(kind: type, path: Path):
+    """A finished field or exploit folder of this loop, checked (as ``load_run`` does)."""
+    from zooanalysis.storage import read_manifest
+
+    result = kind(read_manifest(path), path=path)
+    result.verify()
+    return result
 
 
 def field_population(field, game: Game) -> list[PlayerSpec]:

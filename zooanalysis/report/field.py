@@ -208,14 +208,18 @@ def convergence_figure(trace: pd.DataFrame) -> Figure:
 
 
 def ladder_finding(ladder: pd.DataFrame) -> Finding:
-    """The steepest rung of the ladder, said with its interval and the fair share."""
-    top = ladder.loc[ladder["gain_over_fair"].idxmax()]
+    """The steepest rung of the ladder, said with its interval and baseline."""
+    top = ladder.loc[ladder["gain"].idxmax()]
     text = (
         f"Skill ladder: one {top.player} at a table of {top.versus} wins a share of "
         f"{100 * top.share:.1f}% [{100 * top.ci_low:.1f}%, {100 * top.ci_high:.1f}%] per "
-        f"seat-game against a fair {100 * top.fair_share:.1f}% ({top.verdict})."
+        f"seat-game where a {top.versus} in its seat wins {100 * top.baseline:.1f}%: "
+        f"{100 * top.gain:+.1f} points [{100 * top.gain_ci_low:+.1f}, "
+        f"{100 * top.gain_ci_high:+.1f}] ({top.verdict})."
     )
-    return Finding(text, top.share, top.ci_low, top.ci_high, 0, "skill_ladder", "skill_ladder")
+    return Finding(
+        text, top.gain, top.gain_ci_low, top.gain_ci_high, 0, "skill_ladder", "skill_ladder"
+    )
 
 
 def ladder_section(ladder: pd.DataFrame, seats: int) -> Section:
@@ -227,7 +231,9 @@ def ladder_section(ladder: pd.DataFrame, seats: int) -> Section:
     axes.barh(positions, ladder["share"], color=PALETTE[0], alpha=0.8)
     axes.errorbar(ladder["share"], positions, xerr=np.vstack([below, above]), fmt="none",
                   color="black", capsize=3)  # fmt: skip
-    axes.axvline(1 / seats, color=REFERENCE, linestyle="--", linewidth=1)
+    axes.scatter(ladder["baseline"], positions, marker="|", s=400, color=REFERENCE, zorder=3,
+                 label="baseline: the rung below in that seat")  # fmt: skip
+    axes.legend(loc="lower right")
     axes.set_yticks(positions, [f"{r.player}\nvs {r.versus}" for r in ladder.itertuples()])
     axes.invert_yaxis()
     axes.set_xlabel("Win share of one player against a table of the rung below")
@@ -236,9 +242,10 @@ def ladder_section(ladder: pd.DataFrame, seats: int) -> Section:
         title="Skill ladder",
         intro=(
             "How much skill matters: each rung (random, shipped heuristic, tuned, "
-            "equilibrium mix) is one seat at a table of the rung below; the dashed line is "
-            "the fair share. Within a rung the member doing best against the rung below "
-            "climbs, chosen on the same data (slightly optimistic)."
+            "equilibrium mix) is one seat at a table of the rung below; the grey mark is what "
+            "that seat earned playing like the others (the baseline). Within a rung the "
+            "member doing best against the rung below climbs, chosen on the same data "
+            "(slightly optimistic)."
         ),
         figures=[
             Figure(
@@ -246,7 +253,7 @@ def ladder_section(ladder: pd.DataFrame, seats: int) -> Section:
                 "Skill ladder",
                 figure,
                 "Win share per seat-game against a table of the rung below, with 95% "
-                "bootstrap intervals over deals; dashed: the fair share.",
+                "bootstrap intervals over deals; grey: the baseline.",
             )
         ],
         tables=[Table("ladder", "Skill ladder (95% bootstrap CI)", ladder, index=False)],
