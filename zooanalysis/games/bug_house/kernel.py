@@ -81,7 +81,7 @@ def play_batch(
         raise RuntimeError("a Bug House strategy made an illegal move in the kernel")
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def _singles_ok(seat, delayed, holders) -> bool:
     """Whether ``seat`` may lead a single (Delayed Singles: its team's card is free or its
     own)."""
@@ -89,7 +89,7 @@ def _singles_ok(seat, delayed, holders) -> bool:
     return (not delayed) or holder == -1 or holder == seat
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def _start_turn(
     d, seat, phase, now, hands, clocks, mover, phases, starts, due, flag, top_kind, top_len,
     top_high, holders, params, min_run, longer_ok, delayed, distribution, stream, seat_counts,
@@ -123,7 +123,7 @@ def _start_turn(
     due[d] = now + min(think, clock)
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def _team_leader(hands) -> int:
     """``engine.team_leader``: the team whose closest-to-out player holds fewer cards."""
     closest0 = min(count_faces(hands[0]), count_faces(hands[2]))
