@@ -123,6 +123,22 @@ def _start_turn(
     due[d] = now + min(think, clock)
 
 
+@njit(cache=True, nogil=True, error_model="numpy")
+def _count_outcome(
+    winner, scores, wins, points_sum, points_squares, team_wins, win_ties, margins
+) -> None:
+    """``counts.tally_outcome``: both seats of the winning team win (two tied winners), a
+    win is 1 point; the shared outcome counts."""
+    for seat in range(SEATS):
+        won = 1 if seat % TEAMS == winner else 0
+        scores[seat] = won
+        wins[seat] += won
+        points_sum[seat] += won
+        points_squares[seat] += won
+    team_wins[winner] += 1
+    tally_outcome(scores, SEATS, False, win_ties, margins)
+
+
 @njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def _team_leader(hands) -> int:
     """``engine.team_leader``: the team whose closest-to-out player holds fewer cards."""
@@ -304,16 +320,11 @@ def _play_batch(
             clocks[mover[d]] -= now - starts[d]
         winner = ender % TEAMS if reason == SHED else 1 - ender % TEAMS
         games[0] += 1
+        _count_outcome(winner, scores, wins, points_sum, points_squares, team_wins, win_ties,
+                       margins)
         for seat in range(SEATS):
-            won = 1 if seat % TEAMS == winner else 0
-            scores[seat] = won
-            wins[seat] += won
-            points_sum[seat] += won
-            points_squares[seat] += won
             seat_counts[seat, F_CLOCK_USED] += clock_ms - clocks[seat]
             cards_left[seat, min(count_faces(hands[seat]), CARD_BINS - 1)] += 1
-        team_wins[winner] += 1
-        tally_outcome(scores, SEATS, False, win_ties, margins)
         ends[ender, reason] += 1
         end_seconds[reason, min(now // 1000, TIME_BINS - 1)] += 1
         tricks_hist[min(tricks, TRICK_BINS - 1)] += 1
