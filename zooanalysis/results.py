@@ -353,12 +353,17 @@ class Run(ResultFolder):
                 "percentage points):",
             ]
             for row in pairs.itertuples():
-                ratio = (row.unrotated_ci_half_width / row.paired_ci_half_width) ** 2
+                # a pair whose difference never varies (e.g. partners who always share a
+                # team's result) has a zero paired interval: no ratio to print
+                reduction = (
+                    f"x{(row.unrotated_ci_half_width / row.paired_ci_half_width) ** 2:.1f}"
+                    if row.paired_ci_half_width > 0 else "not defined: no paired variance"
+                )
                 lines.append(
                     f"  {row.strategy} - {row.versus}: {100 * row.difference:+.2f} "
                     f"[{100 * row.ci_low:+.2f}, {100 * row.ci_high:+.2f}], p={row.p_value:.2g}; "
                     f"unrotated play of as many games: +-{100 * row.unrotated_ci_half_width:.2f} "
-                    f"(variance reduction x{ratio:.1f})"
+                    f"(variance reduction {reduction})"
                 )
         return lines
 
@@ -386,7 +391,26 @@ class Run(ResultFolder):
         return (
             f"{manifest['title']}: {count}, {len(self.lineup)} players "
             f"({', '.join(self.lineup)}), seed {manifest['seed']}{timing}{stopped}"
+            f"{field_origin(manifest)}"
         )
+
+
+def field_origin(manifest: Mapping[str, Any]) -> str:
+    """For a run whose seats drew their strategies from a field's mix: a line saying which
+    field (folder, population, mix), else nothing."""
+    field = manifest.get("field")
+    if not field:
+        return ""
+    mix = ", ".join(
+        f"{label} {100 * weight:.1f}%"
+        for label, weight in zip(field["population"], field["weights"], strict=True)
+    )
+    population = field.get("field_population") or field["population"]
+    return (
+        f"\nEvery seat drew its strategy, game by game, from the equilibrium mix of the field "
+        f"{field['path']} ({mix}; population {', '.join(population)}; field made "
+        f"{field.get('field_created', '?')})"
+    )
 
 
 def add_rate(values: dict[str, float], name: str, row, column: str = "rate") -> None:
