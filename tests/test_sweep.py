@@ -107,6 +107,8 @@ def test_bad_sweep_files_are_one_line(
         ("sweep-lucky-lions-variants.toml", "lucky-lions", 8),
         ("sweep-short-zoot-suit-variants.toml", "short-zoot-suit", 8),
         ("sweep-zoology-guess-threshold.toml", "zoology", 20),
+        ("sweep-bug-house-clock.toml", "bug-house", 3),
+        ("sweep-bug-house-variants.toml", "bug-house", 8),
     ],
 )
 def test_the_shipped_sweep_files_are_valid(name: str, game: str, cells: int) -> None:

@@ -81,7 +81,7 @@ def play_batch(
         raise RuntimeError("a Bug House strategy made an illegal move in the kernel")
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def _singles_ok(seat, delayed, holders) -> bool:
     """Whether ``seat`` may lead a single (Delayed Singles: its team's card is free or its
     own)."""
@@ -89,7 +89,7 @@ def _singles_ok(seat, delayed, holders) -> bool:
     return (not delayed) or holder == -1 or holder == seat
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def _start_turn(
     d, seat, phase, now, hands, clocks, mover, phases, starts, due, flag, top_kind, top_len,
     top_high, holders, params, min_run, longer_ok, delayed, distribution, stream, seat_counts,
@@ -124,6 +124,22 @@ def _start_turn(
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
+def _count_outcome(
+    winner, scores, wins, points_sum, points_squares, team_wins, win_ties, margins
+) -> None:
+    """``counts.tally_outcome``: both seats of the winning team win (two tied winners), a
+    win is 1 point; the shared outcome counts."""
+    for seat in range(SEATS):
+        won = 1 if seat % TEAMS == winner else 0
+        scores[seat] = won
+        wins[seat] += won
+        points_sum[seat] += won
+        points_squares[seat] += won
+    team_wins[winner] += 1
+    tally_outcome(scores, SEATS, False, win_ties, margins)
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def _team_leader(hands) -> int:
     """``engine.team_leader``: the team whose closest-to-out player holds fewer cards."""
     closest0 = min(count_faces(hands[0]), count_faces(hands[2]))
@@ -304,16 +320,11 @@ def _play_batch(
             clocks[mover[d]] -= now - starts[d]
         winner = ender % TEAMS if reason == SHED else 1 - ender % TEAMS
         games[0] += 1
+        _count_outcome(winner, scores, wins, points_sum, points_squares, team_wins, win_ties,
+                       margins)
         for seat in range(SEATS):
-            won = 1 if seat % TEAMS == winner else 0
-            scores[seat] = won
-            wins[seat] += won
-            points_sum[seat] += won
-            points_squares[seat] += won
             seat_counts[seat, F_CLOCK_USED] += clock_ms - clocks[seat]
             cards_left[seat, min(count_faces(hands[seat]), CARD_BINS - 1)] += 1
-        team_wins[winner] += 1
-        tally_outcome(scores, SEATS, False, win_ties, margins)
         ends[ender, reason] += 1
         end_seconds[reason, min(now // 1000, TIME_BINS - 1)] += 1
         tricks_hist[min(tricks, TRICK_BINS - 1)] += 1

@@ -73,7 +73,7 @@ PAIR_COUNT, PAIR_SUITS = _pair_tables()
 """Pairs a 4-bit suit set of one rank makes, and the ``j``-th of them as (suit, suit)."""
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def rank_suits(hand, rank) -> int:
     """The suits holding ``rank`` in the face mask ``hand``, as a 4-bit suit set."""
     h = np.uint64(hand)
@@ -99,7 +99,7 @@ def pair_total(hand, first_rank) -> int:
     )
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def run_starts(lane, length) -> int:
     """Bit ``i`` set iff ranks ``i .. i + length - 1`` are all in the 16-bit ``lane``."""
     starts = lane
@@ -108,7 +108,7 @@ def run_starts(lane, length) -> int:
     return starts
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def run_mask(suit, start, length) -> np.uint64:
     """The faces of the suited run ``start .. start + length - 1`` of ``suit``."""
     bits = (np.uint64(1) << np.uint64(length)) - _ONE
@@ -211,13 +211,13 @@ def walk_melds(hand, top_kind, top_len, top_high, min_run, longer_ok, singles_ok
     return seen, _ZERO, NONE, 0, -1
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def meld_count(hand, top_kind, top_len, top_high, min_run, longer_ok, singles_ok) -> int:
     """The number of legal melds (see :func:`walk_melds`)."""
     return walk_melds(hand, top_kind, top_len, top_high, min_run, longer_ok, singles_ok, -1)[0]
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def nth_meld(hand, top_kind, top_len, top_high, min_run, longer_ok, singles_ok, k):
     """The ``k``-th legal meld in the canonical order: ``(meld, kind, length, high)``."""
     found = walk_melds(hand, top_kind, top_len, top_high, min_run, longer_ok, singles_ok, k)

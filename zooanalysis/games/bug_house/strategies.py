@@ -165,7 +165,7 @@ def strategy_params(player: PlayerSpec) -> np.ndarray:
 # --- time --------------------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def random_factor(distribution, u) -> float:
     """The random part's factor ``R`` (mean 1) from one uniform ``u`` in [0, 1)."""
     if distribution == EXPONENTIAL:
@@ -175,13 +175,13 @@ def random_factor(distribution, u) -> float:
     return 1.0
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def seconds_to_ms(seconds) -> int:
     """Whole milliseconds, rounded, at least 1."""
     return max(np.int64(1), np.int64(math.floor(seconds * 1000.0 + 0.5)))
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def think_ms(params, row, options, distribution, stream) -> int:
     """Milliseconds a decision with ``options`` options takes (one uniform draw)."""
     factor = random_factor(distribution, uniform(stream))
@@ -189,7 +189,7 @@ def think_ms(params, row, options, distribution, stream) -> int:
     return seconds_to_ms(seconds + params[row, JITTER] * factor)
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def give_ms(params, row, distribution, stream) -> int:
     """Milliseconds handing a card of a won trick to the partner takes (one uniform draw)."""
     factor = random_factor(distribution, uniform(stream))
@@ -319,7 +319,7 @@ def longest_run(hand, min_run):
 # --- melds -------------------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def random_meld(
     hand, top_kind, top_len, top_high, min_run, longer_ok, singles_ok, known_count, stream
 ):
@@ -405,7 +405,7 @@ def choose_meld(
     return follow_meld(params, row, hand, top_kind, top_len, top_high, min_run, opponent_cards)
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def choose_gift(code, params, row, trick, need, stream) -> int:
     """The card of the won ``trick`` (a face mask) the player gives its partner; ``need``:
     what the partner said it needs (0 when partners share nothing)."""
