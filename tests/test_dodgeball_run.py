@@ -171,8 +171,10 @@ def test_report_states_the_runs_own_numbers(base_run, tmp_path: Path) -> None:
     start = base_run.start_balance().iloc[0]
     assert np.isclose(findings.loc["start_team_round_win", "value"], start["rate"])
     balance = pd.read_csv(out / "tables" / "balance_metrics.csv").set_index("metric")
-    # partners win together: a team's win is one win, not a tie (a match always has a winner)
-    assert balance.loc["tie", "value"] == 0, "4 players: a team win counted as a tie"
+    # 4 players: partners win together, a team's win is one win, so no match is shared
+    assert balance.loc["tie", "value"] == 0 and balance.loc["tie", "label"] == (
+        "Games shared between teams"
+    )
     first = base_run.win_rates("seat").loc[1]
     assert np.isclose(balance.loc["first_player_advantage", "value"], first["share"] - 0.25)
     for name in ("round_endings", "tricks_per_round", "events_per_round", "use_value",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from html import escape
 from pathlib import Path
 
 import pytest
@@ -67,7 +68,7 @@ def test_every_shipped_sweep_reports_its_question(path: Path, tmp_path: Path) ->
     assert cli.main(["sweep", str(sweep), "--out", str(out), "--jobs", "1"]) == 0
     html = build_report(out, tmp_path / "report")
     text = html.read_text(encoding="utf-8")
-    assert f"<h1>{data['title']}: sweep report</h1>".replace("'", "&#x27;") in text
+    assert f"<h1>{escape(data['title'])}: sweep report</h1>" in text
     keys = finding_keys(html)
     for key in data["grid"]:
         assert (f"effect_{key}" if key.startswith("settings.") else f"best_{key}") in keys

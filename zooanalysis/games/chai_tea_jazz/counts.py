@@ -15,6 +15,7 @@ import math
 
 import numpy as np
 
+from zooanalysis.decisions import new_decision_totals, tally_decisions
 from zooanalysis.games.chai_tea_jazz.engine import HOW_NAMES, GameRecord
 from zooanalysis.games.chai_tea_jazz.rules import MAX_BET, MAX_CARDS_PER_PLAYER, ChaiSettings
 from zooanalysis.outcome import count_outcome, new_outcome_totals
@@ -129,6 +130,8 @@ def new_totals(players: int, sides: int, rows: int, options: int) -> dict[str, n
         "margin_hist": zeros(GP_BINS),
         # win_ties (seat, tied winners) and margins (in places): zooanalysis.outcome
         **new_outcome_totals(n),
+        # legal options of every decision, real decisions per game: zooanalysis.decisions
+        **new_decision_totals(),
     }
 
 
@@ -192,6 +195,8 @@ def tally(settings: ChaiSettings, record: GameRecord, totals: dict[str, np.ndarr
     players = settings.players
     totals["games"][0] += 1
     tally_outcome(settings, record, totals)
+    tally_decisions([options for played in record.rounds for options in played.decisions],
+                    totals)  # fmt: skip
     for played in record.rounds:
         seat, row, option = played.declarer, played.row, played.option
         score, gross, debt = played.score, played.gross, played.debt

@@ -416,6 +416,8 @@ class RoundState:
     history: list[tuple[int, int, int]] = field(default_factory=list)
     tricks_won: list[int] = field(default_factory=list)
     won_cards: list[list[int]] = field(default_factory=list)
+    decisions: list[int] = field(default_factory=list)
+    """The legal options of every decision this round (see ``RoundRecord.decisions``)."""
 
 
 @dataclass
@@ -453,6 +455,11 @@ class RoundRecord:
     """The side that won every trick (-1: none)."""
     row_scored: list[int] | None = None
     """Game points per side if this round completed a row."""
+    decisions: list[int] = field(default_factory=list)
+    """The legal options of every decision, in order (``zooanalysis.decisions``): a pick
+    (pass, or any legal option at any Bet Debt it may take on), an offer (give up, or any
+    amount it may offer), taking an offer or not, the forced pick (any legal option), a
+    card (any legal card)."""
 
 
 @dataclass
@@ -581,6 +588,7 @@ def picking_phase(state: RoundState, pad: Pad, strategies: Sequence[Strategy],
             else:
                 observation = observe(state, pad, seat, PICK, bidder=bidder, bid=bid, debt=debt,
                                       legal_options=tuple(legal), amounts=tuple(amounts))
+                state.decisions.append(1 + len(legal) * len(amounts))
                 choice = strategies[seat].choose_pick(observation, stream)
                 choice = (int(choice[0]), int(choice[1]))
                 _check_pick(seat, choice, legal, amounts, False)
@@ -611,6 +619,7 @@ def picking_phase(state: RoundState, pad: Pad, strategies: Sequence[Strategy],
         legal = legal_options(settings, pad, bidder, -1)
         observation = observe(state, pad, bidder, PICK, legal_options=tuple(legal),
                               amounts=(0,), forced=True, offer=offer)
+        state.decisions.append(len(legal))
         choice = strategies[bidder].choose_pick(observation, stream)
         choice = (int(choice[0]), int(choice[1]))
         _check_pick(bidder, choice, legal, (0,), True)
@@ -639,6 +648,7 @@ def barrel_offers(state: RoundState, pad: Pad, strategies: Sequence[Strategy],
         legal = legal_options(settings, pad, holder, -1)
         observation = observe(state, pad, holder, OFFER, legal_options=tuple(legal),
                               amounts=tuple(amounts), forced=True, offer=offered)
+        state.decisions.append(1 + len(amounts))
         amount = int(strategies[holder].choose_offer(observation, stream))
         if amount == 0:
             return -1, 0
@@ -654,6 +664,7 @@ def barrel_offers(state: RoundState, pad: Pad, strategies: Sequence[Strategy],
             legal = legal_options(settings, pad, seat, -1)
             observation = observe(state, pad, seat, ACCEPT, legal_options=tuple(legal),
                                   amounts=(0,), forced=True, offer=offered)
+            state.decisions.append(2)
             if strategies[seat].choose_accept(observation, stream):
                 return seat, offered
             record.offers_declined[seat] += 1
@@ -673,6 +684,7 @@ def play_trick(state: RoundState, pad: Pad, strategies: Sequence[Strategy],
     to_turn: list[tuple[int, int]] = []
     for seat in seats:
         observation = observe(state, pad, seat, CARD)
+        state.decisions.append(len(observation.legal_cards()))
         card = int(strategies[seat].choose_card(observation, stream))
         if card not in observation.legal_cards():
             raise IllegalMoveError(
@@ -781,6 +793,7 @@ def play_round(settings: ChaiSettings, strategies: Sequence[Strategy], pad: Pad,
         play_trick(state, pad, strategies, stream)
         check_every_card_once(state)
     score_round(state, record)
+    record.decisions = list(state.decisions)
     return record
 
 

@@ -24,8 +24,10 @@ from numba import njit
 from zooanalysis.cards.bits import count_faces, nth_face
 from zooanalysis.cards.encoding import JOKER, NO_SUIT
 from zooanalysis.cards.follow import MAY_TRUMP, legal_faces
+from zooanalysis.cards.hands import count_playable
 from zooanalysis.cards.orders import STRENGTH, UP, direction_for_trick
 from zooanalysis.cards.tricks import trick_winner
+from zooanalysis.decisions import count_decision, count_game_decisions
 from zooanalysis.games.chai_tea_jazz.counts import (
     BID_BINS,
     EVAL_SCALE,
@@ -76,6 +78,7 @@ TOTAL_ORDER = (
     "offer_hist", "bids_hist", "position_rounds", "position_score", "position_score_squares",
     "contract_round", "match", "certain_hist", "game_rounds_hist", "evaluation",
     "lead_changes_hist", "settled_hist", "margin_hist", "win_ties", "margins",
+    "decision_options", "game_decisions",
 )  # fmt: skip
 """The count arrays in the order ``_play_batch`` takes them."""
 CONFIG_ORDER = (
@@ -286,7 +289,8 @@ def _play_batch(
     debt_row_points_squares, picks, raises, passes, offers_made, offers_taken,
     offers_declined, offer_hist, bids_hist, position_rounds, position_score,
     position_score_squares, contract_round, match, certain_hist, game_rounds_hist, evaluation,
-    lead_changes_hist, settled_hist, margin_hist, win_ties, margins, out_points, out_standing,
+    lead_changes_hist, settled_hist, margin_hist, win_ties, margins, decision_options,
+    game_decisions, out_points, out_standing,
     out_rounds,
 ):  # fmt: skip
     players = ints[C_PLAYERS]
@@ -375,6 +379,7 @@ def _play_batch(
         barrel = 0
         certain_after = total_rounds
         sure = -1
+        decided = 0  # real decisions this game (zooanalysis.decisions)
         rounds_played = 0
         last_leader = -1
         lead_changes = 0
@@ -429,7 +434,8 @@ def _play_batch(
                         n_amounts = (max_debt - debt) // step if first_amount <= max_debt else 0
                     if n_legal == 0 or n_amounts == 0:
                         passed[seat] = True
-                    else:
+                    else:  # pass, or any option at any debt (engine.picking_phase)
+                        decided += count_decision(1 + n_legal * n_amounts, decision_options)
                         if codes[seat] == RANDOM:  # the same function choose_pick calls
                             index, amount = random_pick(n_legal, n_amounts, False, stream)
                         else:
@@ -480,6 +486,7 @@ def _play_batch(
                     while offered + step <= max_debt:
                         n_amounts = (max_debt - offered) // step
                         n_legal = _legal_options(done, holder_side, -1, repick_row, opt_row, legal)
+                        decided += count_decision(1 + n_amounts, decision_options)  # or give up
                         if codes[barrel] == RANDOM:  # the same draw choose_offer makes
                             r = below(stream, 2 * n_amounts)
                             index = PASS if r < n_amounts else r - n_amounts
@@ -513,6 +520,7 @@ def _play_batch(
                                 continue
                             n_legal = _legal_options(done, asked_side, -1, repick_row, opt_row,
                                                      legal)  # fmt: skip
+                            decided += count_decision(2, decision_options)  # take it or not
                             if codes[asked] == RANDOM:
                                 takes = below(stream, 2) == 1
                             else:
@@ -539,6 +547,7 @@ def _play_batch(
                             break
                 side = side_of[bidder]
                 n_legal = _legal_options(done, side, -1, repick_row, opt_row, legal)
+                decided += count_decision(n_legal, decision_options)  # the forced pick
                 if codes[bidder] == RANDOM:
                     index, amount = random_pick(n_legal, 1, True, stream)
                 else:
@@ -579,6 +588,8 @@ def _play_batch(
                 for position in range(players):
                     faces = _faces(hands, seat)
                     allowed = legal_faces(faces, MAY_TRUMP, led, trump, 0, False)
+                    decided += count_decision(count_playable(hands[seat], allowed, True),
+                                              decision_options)  # fmt: skip
                     if codes[seat] == RANDOM:  # the same function choose_card calls
                         if plain:  # one copy, no joker: the card is its face
                             card = nth_face(allowed, below(stream, count_faces(allowed)))
@@ -844,6 +855,7 @@ def _play_batch(
         margin = standings[winner_side] - best_other
         margin_hist[min(max(margin + GP_OFFSET, 0), GP_BINS - 1)] += 1
         tally_shared_outcome(places, players, False, win_ties, margins)
+        count_game_decisions(decided, game_decisions)
         if write_rows:
             for seat in range(players):
                 out_points[game, seat] = game_points[side_of[seat]]

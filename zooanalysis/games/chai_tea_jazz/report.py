@@ -15,7 +15,7 @@ import numpy as np
 from zooanalysis.games.chai_tea_jazz.analysis import ChaiRun, describe_rules, format_mean
 from zooanalysis.games.chai_tea_jazz.engine import HOW_NAMES
 from zooanalysis.report.model import Figure, Finding, Section, Table
-from zooanalysis.report.style import PALETTE, REFERENCE, new_grid, percent_axis
+from zooanalysis.report.style import MAX_FIGURE_WIDTH, PALETTE, REFERENCE, new_grid, percent_axis
 from zooanalysis.stats import format_rate
 
 DEFINITIONS = {
@@ -102,8 +102,8 @@ def contracts_section(run: ChaiRun) -> Section:
         )
     )
     by_strategy = run.contract_points("strategy")
-    figure, grid = new_grid(1, 2, 10.5, 3.8)
-    left, right = grid[0]
+    figure, grid = new_grid(2, 1, MAX_FIGURE_WIDTH, 2 * 3.8)  # stacked: phone-wide
+    left, right = grid[:, 0]
     positions = np.arange(len(declared))
     _error_bars(left, positions, declared, "points_mean", "points_ci_low", "points_ci_high",
                 color=PALETTE[0])  # fmt: skip
@@ -137,8 +137,8 @@ def contracts_section(run: ChaiRun) -> Section:
                 "chai_contracts",
                 "Declarer points and game points by contract",
                 figure,
-                "Left: mean declarer points per round (before Bet Debt; bars with 95% "
-                "intervals), the median score on the pad and its 10%-90% range. Right: game "
+                "Top: mean declarer points per round (before Bet Debt; bars with 95% "
+                "intervals), the median score on the pad and its 10%-90% range. Bottom: game "
                 "points each row gave per game, by strategy (95% intervals).",
             )
         ],
@@ -199,8 +199,8 @@ def picking_section(run: ChaiRun) -> Section:
                 "chai_picking", "debt_step_score",
             )
         )
-    figure, grid = new_grid(1, 2, 10.5, 3.8)
-    left, right = grid[0]
+    figure, grid = new_grid(2, 1, MAX_FIGURE_WIDTH, 2 * 3.8)  # stacked: phone-wide
+    left, right = grid[:, 0]
     positions = np.arange(len(choices))
     bottom = np.zeros(len(choices))
     for index, how in enumerate(HOW_NAMES):
@@ -236,8 +236,8 @@ def picking_section(run: ChaiRun) -> Section:
                 "chai_picking",
                 "How each contract was decided",
                 figure,
-                "Left: share of each contract's rounds decided by a forced pick, an "
-                "uncontested first pick, a raise with Bet Debt (and a Barrel offer). Right: "
+                "Top: share of each contract's rounds decided by a forced pick, an "
+                "uncontested first pick, a raise with Bet Debt (and a Barrel offer). Bottom: "
                 "declarer points before and score after the debt, by Bet Debt (95% "
                 "intervals).",
             )
@@ -297,8 +297,8 @@ def end_section(run: ChaiRun) -> Section:
         )
     )
     certain = run.certain_after()
-    figure, grid = new_grid(1, 2, 10.5, 3.6)
-    left, right = grid[0]
+    figure, grid = new_grid(2, 1, MAX_FIGURE_WIDTH, 2 * 3.6)  # stacked: phone-wide
+    left, right = grid[:, 0]
     index = np.arange(len(positions))
     _error_bars(left, index, positions, "share_rate", "share_ci_low", "share_ci_high",
                 color=PALETTE[0])  # fmt: skip
@@ -326,8 +326,8 @@ def end_section(run: ChaiRun) -> Section:
                 "chai_end",
                 "The Barrel holder, and when the winner is certain",
                 figure,
-                "Left: share of rounds declared by each position from the Barrel holder (95% "
-                "Wilson intervals; dashed: an even share). Right: share of games by the "
+                "Top: share of rounds declared by each position from the Barrel holder (95% "
+                "Wilson intervals; dashed: an even share). Bottom: share of games by the "
                 "number of rounds played when the winner became certain (the last bin: only "
                 "at the end).",
             )

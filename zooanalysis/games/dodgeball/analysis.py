@@ -76,7 +76,8 @@ class DodgeballRun(Run):
     def round_endings(self, by: str = "seat") -> pd.DataFrame:
         """Share of rounds ended by a player who could not play, by ``seat`` (which seat
         could not play), ``reason`` (empty hand or no new suit), ``position`` (in the
-        trick, 1 = it was to lead) or ``seat_reason``."""
+        trick, 1 = it was to lead) or ``seat_reason``; seats numbered from 1, as a person
+        reads them (``name`` says which player or dummy sat there)."""
         ends = self.table("round_ends")
         total = int(ends["rounds"].sum())
         if by == "seat_reason":
@@ -90,6 +91,7 @@ class DodgeballRun(Run):
             names = seat_names(self.players)
             seats = table.index.get_level_values("seat")
             table.insert(0, "name", [names[seat] for seat in seats])
+            table = _seats_from_one(table)
         if by == "position":
             table.index = table.index + 1
         return table
@@ -123,10 +125,10 @@ class DodgeballRun(Run):
         return pd.DataFrame(rows).set_index("event")
 
     def seat_events(self) -> pd.DataFrame:
-        """Per seat: events per round played (hit, blocked, caught a ball, was caught, could
-        not play, timeouts called and exchanges, All-Stars played)."""
+        """Per seat (numbered from 1): events per round played (hit, blocked, caught a ball,
+        was caught, could not play, timeouts called and exchanges, All-Stars played)."""
         table = self.table("seat_events").groupby(["seat", "name"]).sum(numeric_only=True)
-        return table / self.rounds_played
+        return _seats_from_one(table / self.rounds_played)
 
     # --- the timeout and the All-Star ------------------------------------------------------
 
@@ -232,3 +234,13 @@ class DodgeballRun(Run):
             + format_rate(start.rate, start.ci_low, start.ci_high, int(start.n)),
         ]
         return "\n".join(lines)
+
+
+def _seats_from_one(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` with its ``seat`` index level numbered from 1 (stored tables count from 0)."""
+    if isinstance(table.index, pd.MultiIndex):
+        position = table.index.names.index("seat")
+        table.index = table.index.set_levels(table.index.levels[position] + 1, level="seat")
+    else:
+        table.index = table.index + 1
+    return table
