@@ -42,6 +42,9 @@ PARSE_ONLY = {
     "tune": "a whole search (tests/test_tuning.py plays one)",
     "tournament": "every lineup (tests/test_tournament.py plays tournaments)",
     "compare": "needs two runs of one game (tests/test_compare.py)",
+    "field": "a whole meta-game, or a field folder (tests/test_field.py, test_field_lineup.py)",
+    "exploit": "a best-response search on a field (tests/test_exploit.py)",
+    "psro": "field and exploit, iterated (tests/test_psro.py)",
     "lucky-lions-everything": "2e5 games with both expansions (tests/test_lucky_lions_engines_"
     "agree.py plays these settings)",
 }
