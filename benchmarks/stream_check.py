@@ -60,8 +60,8 @@ def compare(old_path: str, new_path: str, show: int = 12) -> None:
     n_new = float(new["games"].sum())
     tests: list[tuple[float, str, float, float]] = []
     for key in old.files:
-        if key == "games" or key.endswith("_squares"):
-            continue
+        if key == "games" or key.endswith("_squares") or key == "question_information":
+            continue  # question_information: fixed-point sums without a variance (below)
         a = old[key].astype(np.float64).ravel()
         b = new[key].astype(np.float64).ravel()
         squares = key.replace("_sum", "_squares")
@@ -87,6 +87,12 @@ def compare(old_path: str, new_path: str, show: int = 12) -> None:
     print(f"{m} cells tested; smallest p-values (raw):")
     for p, name, mean_a, mean_b in tests[:show]:
         print(f"  {name}: old {mean_a:.6g} per game, new {mean_b:.6g}, p = {p:.3g}")
+    if "question_information" in old.files and "question_plays" in old.files:
+        per_old = old["question_information"] / np.maximum(old["question_plays"], 1)
+        per_new = new["question_information"] / np.maximum(new["question_plays"], 1)
+        both = (old["question_plays"] > 0) & (new["question_plays"] > 0)
+        shift = np.abs(per_new[both] / per_old[both] - 1.0).max() if both.any() else 0.0
+        print(f"question information per play: largest relative change over the cards {shift:.2%}")
     verdict = "no statistic differs" if adjusted >= 0.01 else "DIFFERENT"
     print(f"Holm-adjusted smallest p = {adjusted:.3g}: {verdict} (threshold 0.01)")
 

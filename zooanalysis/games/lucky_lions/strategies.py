@@ -334,11 +334,11 @@ def card_bits(card: np.ndarray, wild_powers: bool, out: np.ndarray) -> None:
 
 
 @njit(cache=True, nogil=True, error_model="numpy", inline="always")
-def _support(mix: np.ndarray) -> np.int64:
-    """The types with a nonzero chance in ``mix``, as a bit mask."""
+def _support(mixes: np.ndarray, q: np.int64) -> np.int64:
+    """The types with a nonzero chance in ``mixes[q]``, as a bit mask."""
     mask = 0
     for t in range(N_TYPES):
-        if mix[t] != 0.0:
+        if mixes[q, t] != 0.0:
             mask |= 1 << t
     return mask
 
@@ -492,13 +492,34 @@ def fill_mixes(
     unseen: np.ndarray,
     mixes: np.ndarray,
 ) -> None:
-    """``mixes[q]``: my die's mix for me, every other player's estimated mix."""
+    """``mixes[q]``: my die's mix for me, every other player's estimated mix (the arithmetic
+    of :func:`_die_mix` and :func:`estimate_mix`, written on the 2-d arrays: no row views)."""
     players = sizes.shape[0]
+    pool = 0
+    for t in range(N_TYPES):
+        pool += unseen[t]
     for q in range(players):
         if q == me:
-            _die_mix(my_die, mixes[q])
-        else:
-            estimate_mix(seen[q], unseen, sizes[q], mixes[q])
+            total = 0
+            for t in range(N_TYPES):
+                total += my_die[t]
+            for t in range(N_TYPES):
+                mixes[q, t] = my_die[t] / total if total > 0 else 0.0
+            continue
+        known = 0
+        for t in range(N_TYPES):
+            known += seen[q, t]
+        unknown = max(sizes[q] - known, 0)
+        total = 0.0
+        for t in range(N_TYPES):
+            mixes[q, t] = seen[q, t] + (unknown * unseen[t] / pool if pool > 0 else 0.0)
+            total += mixes[q, t]
+        if total <= 0.0:
+            for t in range(N_TYPES):
+                mixes[q, t] = 1.0 / N_ANIMALS if t < N_ANIMALS else 0.0
+            continue
+        for t in range(N_TYPES):
+            mixes[q, t] /= total
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -657,7 +678,7 @@ def greedy_card(
     players = sizes.shape[0]
     mixes = work.mixes
     fill_mixes(me, my_die, sizes, seen, unseen, mixes)
-    my_support = _support(mixes[me])
+    my_support = _support(mixes, me)
     best_value = -1.0
     best_score = -1
     best_card = 0
@@ -671,7 +692,7 @@ def greedy_card(
                 value = _everyone_value(rows[card_i], me, mixes, sizes, work)
             else:
                 chance = bits_chance(
-                    bits, card_i, mixes, me, my_support, q, _support(mixes[q]), sizes[q] > 1
+                    bits, card_i, mixes, me, my_support, q, _support(mixes, q), sizes[q] > 1
                 )
                 value = rows[card_i, POINTS] * chance
             if value > best_value + 1e-12 or (
