@@ -59,7 +59,8 @@ def test_analyses_agree_with_the_tables(base) -> None:
     points = run.hand_points("seat")
     assert list(points.index) == [1, 2, 3, 4]
     seats = run.table("seats")
-    assert points.loc[1, "mean"] == pytest.approx(seats.loc[0, "hand_points_sum"] / run.hands_played)
+    first = seats.loc[0, "hand_points_sum"] / run.hands_played
+    assert points.loc[1, "mean"] == pytest.approx(first)
     moons = run.moon_rates("strategy")
     assert set(moons.index) == {"safe", "bold", "random"}
     assert (moons["ci_low"] <= moons["rate"]).all() and (moons["rate"] <= moons["ci_high"]).all()
@@ -106,8 +107,8 @@ def test_one_hand_games_and_omnibus_run_and_report(tmp_path: Path) -> None:
                      "--games", 2000, "--seed", 3)  # fmt: skip
     assert one.hands_played == 2000 and one.rules().passing == "hold"
     assert set(one.direction_points().index.get_level_values(0)) == {"hold"}
-    omnibus = hearts_run(tmp_path / "omnibus", "--scenario",
-                         SIMULATIONS / "hearts-omnibus.toml", "--games", 300, "--seed", 3)  # fmt: skip
+    omnibus = SIMULATIONS / "hearts-omnibus.toml"
+    omnibus = hearts_run(tmp_path / "omnibus", "--scenario", omnibus, "--games", 300, "--seed", 3)
     assert (omnibus.table("hand_points")["points"] < 0).any()  # the Jack of Diamonds
     assert zoosim("report", tmp_path / "omnibus", "-o", tmp_path / "omnibus-report") == 0
     assert_report_reads_right(tmp_path / "omnibus-report")
