@@ -117,6 +117,14 @@ BENCHMARKS = (
         unit="one game = a match to 100 points, about 11 hands",
         also_per="hands",
     ),
+    GameBenchmarks(
+        "big-two",
+        "zooanalysis.games.big_two.engine",
+        ("random,random,random,random", "control,greedy,control,greedy", "random,random,random"),
+        (1.0, 0.5, 0.5),
+        ("1e6",),
+        unit="one game = one round, won by the first player out (target = 0)",
+    ),
 )
 
 
@@ -406,7 +414,9 @@ def main() -> None:
         "memory as flat as the other games; "
         "Chai Tea Jazz (a) >= 50,000 games/s per core with three `random` players and >= "
         "5,000 with heuristics (one game = all 12 rounds), (b) 1e6 games in constant memory; "
-        "Hearts (a) >= 200,000 hands/s per core with four `random` players (issue 17).",
+        "Hearts (a) >= 200,000 hands/s per core with four `random` players (issue 17); "
+        "Big Two (a) >= 200,000 games/s per core with four `random` players (one game = one "
+        "round, issue 17).",
         "",
         *sections,
     ]

@@ -139,6 +139,7 @@ JOBS = {
     "dodgeball": ("dodgeball", "dodger,coach,dodger,coach", {}),
     "short-zoot-suit": ("short-zoot-suit", "balanced,void,late,random", {}),
     "chai-tea-jazz": ("chai-tea-jazz", "tracker,greedy,random", {}),
+    "big-two": ("big-two", "control,greedy,random", {"target": 20}),
     "hearts": ("hearts", "safe,bold,random,random", {"end_score": 40}),
 }
 """Every game (the cooperative grid too), each also rotated through the seats (``-rotated``)

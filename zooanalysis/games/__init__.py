@@ -8,6 +8,7 @@ from zooanalysis.errors import UserError
 from zooanalysis.games.base import Game
 
 _BUILT_IN = {
+    "big-two": "zooanalysis.games.big_two.game:GAME",
     "bluff": "zooanalysis.games.bluff.game:GAME",
     "chai-tea-jazz": "zooanalysis.games.chai_tea_jazz.game:GAME",
     "dodgeball": "zooanalysis.games.dodgeball.game:GAME",
