@@ -166,7 +166,9 @@ SCENARIOS = {
 }
 
 BAD_RUNS = [
-    pytest.param(["--game", "chess"], ["--game", "'chess'", "allowed are big-two, bluff"], id="game"),
+    pytest.param(
+        ["--game", "chess"], ["--game", "'chess'", "allowed are big-two, bluff"], id="game"
+    ),
     pytest.param(
         ["--players", "bayz,random"],
         ["--players", "'bayz'", "allowed are aggressive, bayes, cautious, random"],
