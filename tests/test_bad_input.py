@@ -210,6 +210,18 @@ CASES = [
         id="toml-deck-file-key",
     ),
     pytest.param(
+        ["run", "--scenario", "three.toml", "--games", "100"],
+        {"three.toml": '[settings]\nplayers = 3\n[run]\nplayers = "random*4"\n'},
+        ["three.toml", "players = 3", "lineup has 4 players", "players = 4"],
+        id="toml-players-differ-from-lineup",
+    ),
+    pytest.param(
+        ["sweep", "sweep.toml", "--out", "cells"],
+        {"sweep.toml": SWEEP.replace("[grid]", "[settings]\nplayers = 3\n[grid]")},
+        ["sweep.toml", "players = 3", "lineup has 4 players"],
+        id="toml-sweep-players-differ-from-lineup",
+    ),
+    pytest.param(
         ["sweep", "sweep.toml", "--out", "cells"],
         {"sweep.toml": SWEEP.replace("seat1.doubt", "seat9.doubt")},
         ["sweep.toml", "'seat9.doubt'", "seat1 to seat4"],
@@ -359,3 +371,13 @@ def test_the_installed_command_says_the_same_in_one_line(
     assert done.stdout == ""
     assert_one_clear_line(done.stderr, fragments)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_simulate_refuses_a_players_setting_that_differs_from_the_lineup() -> None:
+    """From Python too, ``settings={"players": 3}`` with four players is refused by name,
+    not silently overridden by the lineup."""
+    from zooanalysis import simulate
+    from zooanalysis.errors import UserError
+
+    with pytest.raises(UserError, match="players = 3 but the lineup has 4 players"):
+        simulate(players="random*4", games=10, settings={"players": 3})

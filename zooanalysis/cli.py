@@ -22,6 +22,7 @@ from zooanalysis.numbers import parse_count
 from zooanalysis.progress import GameProgress
 from zooanalysis.runner import ALL_BACKENDS, DEFAULT_BATCH_SIZE, default_jobs
 from zooanalysis.scenario import Scenario, load_scenario
+from zooanalysis.settings import check_players_setting
 from zooanalysis.storage import RunInterruptedError
 from zooanalysis.strategy_spec import format_number, parse_lineup
 
@@ -304,6 +305,8 @@ def run(
         _choose(players, scenario, "players", game.default_lineup), game.strategies
     )
     settings = _scenario_settings(game, scenario)
+    if scenario is not None:
+        check_players_setting(scenario.settings, len(lineup), f"{scenario.path}: settings.")
     try:
         settings = game.settings_for_lineup(settings, lineup)
     except SettingsError as error:

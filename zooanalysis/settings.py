@@ -54,3 +54,16 @@ def read_toml(path: str | Path, what: str, allowed_keys: Sequence[str]) -> dict[
         if key not in allowed_keys:
             raise UserError(f"{path}: unknown key '{key}'; allowed are {', '.join(allowed_keys)}")
     return data
+
+
+def check_players_setting(table: Mapping[str, Any], lineup_size: int, where: str) -> None:
+    """Refuse a ``players`` rule setting that disagrees with the lineup (the lineup decides
+    how many play; a different number in the settings would be silently overridden)."""
+    if "players" not in table:
+        return
+    value = table["players"]
+    if isinstance(value, bool) or value != lineup_size:
+        raise UserError(
+            f"{where}players = {value!r} but the lineup has {lineup_size} players; "
+            f"give players = {lineup_size} or leave players out (the lineup sets it)"
+        )

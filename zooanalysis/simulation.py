@@ -44,6 +44,7 @@ from zooanalysis.runner import (
     play,
     stream_batches,
 )
+from zooanalysis.settings import check_players_setting
 from zooanalysis.stopping import stop_rule
 from zooanalysis.storage import (
     CHECKPOINT,
@@ -613,6 +614,7 @@ def simulate(
     """Run a simulation from Python and return its results (written to ``out`` if given)."""
     chosen = get_game(game)
     lineup = parse_lineup(players or chosen.default_lineup, chosen.strategies)
+    check_players_setting(settings or {}, len(lineup), "settings: ")
     base = chosen.settings_from_table(settings or {})
     request = RunRequest(
         game=chosen,

@@ -40,7 +40,7 @@ from zooanalysis.errors import SettingsError, UserError
 from zooanalysis.games import get_game
 from zooanalysis.games.base import Game
 from zooanalysis.numbers import parse_count
-from zooanalysis.settings import read_toml
+from zooanalysis.settings import check_players_setting, read_toml
 from zooanalysis.strategy_spec import PlayerSpec, format_number, parse_lineup, parse_player
 
 TOP_LEVEL_KEYS = ("game", "description", "settings", "run", "grid")
@@ -143,6 +143,7 @@ def cell_setup(sweep: Sweep, cell: dict[str, Any]) -> tuple[Any, list[PlayerSpec
             lineup[seat] = parse_player(
                 text, sweep.game.strategies, f"{sweep.path}: grid key '{key}'"
             )
+    check_players_setting(table, len(lineup), f"{sweep.path}: settings.")
     try:
         settings = sweep.game.settings_for_lineup(sweep.game.settings_from_table(table), lineup)
     except SettingsError as error:

@@ -11,6 +11,8 @@ of the pad, an *option* a row played one way (``settings.options``).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from zooanalysis.games.chai_tea_jazz.engine import HOW_NAMES, GameRecord
@@ -40,7 +42,17 @@ ROUND_BINS = 64
 """Rounds 0..63 (a game has at most 3 sides x 16 rows = 48)."""
 EVAL_FIELDS = ("n", "value", "value_squares", "points", "points_squares", "products")
 """A heuristic declarer's hand evaluation against the points its side then took (before
-debt and offer), summed over the rounds heuristics declared."""
+debt and offer), summed over the rounds heuristics declared. The value is counted in whole
+units of 1/``EVAL_SCALE`` point (:func:`value_units`), so the sums are exact integers that
+do not depend on how a batch is cut into chunks; the table gives points back."""
+EVAL_SCALE = 256
+"""Units per point of the hand evaluation in the ``evaluation`` counts."""
+
+
+def value_units(value: float) -> int:
+    """A hand evaluation in whole units of 1/``EVAL_SCALE`` point, rounded half up (the
+    kernel rounds the same way)."""
+    return math.floor(value * EVAL_SCALE + 0.5)
 
 
 
@@ -109,7 +121,7 @@ def new_totals(players: int, sides: int, rows: int, options: int) -> dict[str, n
         "match": zeros(2),
         "certain_hist": zeros(ROUND_BINS),
         "game_rounds_hist": zeros(ROUND_BINS),
-        "evaluation": np.zeros((r, len(EVAL_FIELDS)), dtype=np.float64),
+        "evaluation": np.zeros((r, len(EVAL_FIELDS)), dtype=np.int64),
         "lead_changes_hist": zeros(LEAD_CHANGE_BINS),
         "settled_hist": zeros(SETTLED_BINS),
         # the winning side's standing less the best other side's (game points, or the
@@ -223,10 +235,10 @@ def tally(settings: ChaiSettings, record: GameRecord, totals: dict[str, np.ndarr
         totals["contract_round"][row, played.round_index] += 1
         if played.match_side >= 0:
             totals["match"][0 if played.match_side == declaring else 1] += 1
-        value = played.value
-        if value is not None:
-            totals["evaluation"][row] += (1.0, value, value * value, gross, gross * gross,
-                                          value * gross)  # fmt: skip
+        if played.value is not None:
+            units = value_units(played.value)
+            totals["evaluation"][row] += (1, units, units * units, gross, gross * gross,
+                                          units * gross)  # fmt: skip
     for row, debt, gained in record.row_debts:
         totals["debt_row_entries"][row, debt] += 1
         totals["debt_row_points"][row, debt] += gained

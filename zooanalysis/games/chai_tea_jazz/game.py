@@ -12,7 +12,13 @@ import pandas as pd
 from zooanalysis.count_tables import histogram, nonzero_cells, outcome_tables, seat_table
 from zooanalysis.games.base import BatchResult, Game
 from zooanalysis.games.chai_tea_jazz.batch import ChaiBatch, make_batch
-from zooanalysis.games.chai_tea_jazz.counts import EVAL_FIELDS, GP_OFFSET, ROUND_BINS, SCORE_OFFSET
+from zooanalysis.games.chai_tea_jazz.counts import (
+    EVAL_FIELDS,
+    EVAL_SCALE,
+    GP_OFFSET,
+    ROUND_BINS,
+    SCORE_OFFSET,
+)
 from zooanalysis.games.chai_tea_jazz.engine import HOW_NAMES
 from zooanalysis.games.chai_tea_jazz.rules import (
     MAX_PLAYERS,
@@ -162,6 +168,9 @@ def result_tables(
     points = nonzero_cells(totals["points_hist"], ["seat", "points"], "games")
     points["points"] -= GP_OFFSET
     evaluation = pd.DataFrame(totals["evaluation"], columns=list(EVAL_FIELDS))
+    for column, units in (("value", EVAL_SCALE), ("value_squares", EVAL_SCALE**2),
+                          ("products", EVAL_SCALE)):  # fmt: skip
+        evaluation[column] = evaluation[column] / units
     evaluation.insert(0, "contract", names)
     evaluation.insert(0, "row", np.arange(len(names)))
     positions = pd.DataFrame(

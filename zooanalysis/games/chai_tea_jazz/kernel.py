@@ -16,6 +16,8 @@ it holds the face-up straw-pile cards too (they are playable).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit
 
@@ -26,6 +28,7 @@ from zooanalysis.cards.orders import STRENGTH, UP, direction_for_trick
 from zooanalysis.cards.tricks import trick_winner
 from zooanalysis.games.chai_tea_jazz.counts import (
     BID_BINS,
+    EVAL_SCALE,
     GP_BINS,
     GP_OFFSET,
     SCORE_BINS,
@@ -716,12 +719,13 @@ def _play_batch(
             if match_side >= 0:
                 match[0 if match_side == declaring else 1] += 1
             if evaluated:
-                evaluation[row, 0] += 1.0
-                evaluation[row, 1] += value
-                evaluation[row, 2] += value * value
+                units = np.int64(math.floor(value * EVAL_SCALE + 0.5))  # counts.value_units
+                evaluation[row, 0] += 1
+                evaluation[row, 1] += units
+                evaluation[row, 2] += units * units
                 evaluation[row, 3] += gross
                 evaluation[row, 4] += gross * gross
-                evaluation[row, 5] += value * gross
+                evaluation[row, 5] += units * gross
 
             # ---- the pad ----
             _standings(done, score, game_points, sides, rows, cumulative, previous)
