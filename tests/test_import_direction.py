@@ -15,7 +15,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "zooanalysis"
 REGISTRY = "zooanalysis.games"
 GAMES_PREFIX = "zooanalysis.games."
-SHARED_GAME_MODULES = {"zooanalysis.games.base"}
+SHARED_GAME_MODULES = {"zooanalysis.games.base", "zooanalysis.games.exhibits"}
 
 
 def module_files() -> dict[str, Path]:

@@ -130,6 +130,11 @@ def allstar_count(codes: Sequence[int]) -> int:
     return sum(1 for code in codes if is_allstar(code))
 
 
+def card_of(code: int) -> int:
+    """What a decision calls a card: its face, or ``JOKER`` for an All-Star."""
+    return JOKER if is_allstar(code) else int(code) & FACE_BITS
+
+
 def code_for(cards: Sequence[int], card: int) -> int:
     """The code in ``cards`` a decision's card (a face, or ``JOKER`` for an All-Star) names:
     the lowest code with that face; -1 if there is none."""
@@ -369,6 +374,9 @@ class RoundResult:
     setup_exchanges: list[int] = field(default_factory=list)
     """2 players: the players who exchanged a card with their dummy at setup."""
     events: list[dict] = field(default_factory=list)
+    final_hands: list[list[int]] = field(default_factory=list)
+    """The cards in every hand when the round ended (codes; Through the Zoo counts their
+    Diamonds)."""
 
     @property
     def loser_team(self) -> int:
@@ -500,9 +508,11 @@ def choose_card(
     stream: np.ndarray, **extra,
 ) -> int:
     """One card of ``options`` (codes) chosen by the seat's strategy; a single option is
-    taken without asking."""
-    if len(options) == 1:
-        return options[0]
+    taken without asking. Identical cards (one face, several copies: Through the Zoo's
+    personal decks) are one option: a strategy names a face, and the lowest code of that
+    face is taken."""
+    if len({card_of(code) for code in options}) == 1:
+        return min(options)
     card, _ = _ask(state, strategies, kind, seat, stream, **extra)
     return _chosen_code(options, card, seat, kind)
 
@@ -602,9 +612,10 @@ def play_card(
 ) -> tuple[int, int]:
     """The card ``seat`` plays and the face it counts as (an All-Star or Ringer declared)."""
     settings = state.settings
-    ringer = settings.ringers and len(legal) == 1 and legal[0] & 15 == RINGER_LOW
-    if len(legal) == 1 and not is_allstar(legal[0]) and not ringer:
-        return legal[0], legal[0] & FACE_BITS
+    single = len({card_of(code) for code in legal}) == 1  # identical copies: one choice
+    ringer = settings.ringers and single and legal[0] & 15 == RINGER_LOW
+    if single and not is_allstar(legal[0]) and not ringer:
+        return min(legal), legal[0] & FACE_BITS
     card, declared = _ask(
         state, strategies, PLAY, seat, stream, legal=tuple(legal), declarable=tuple(suits)
     )
@@ -729,6 +740,7 @@ def play_round(
         if check:
             state.check_cards()
         if ended:
+            result.final_hands = [list(hand) for hand in state.hands]
             return result
         leader = resolve_trick(state, strategies, stream, result)
         if check:

@@ -38,6 +38,8 @@ class DodgeballGame(Game):
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     default_lineup = "dodger,coach,dodger,coach"
+    exhibit = "zooanalysis.games.dodgeball.exhibit"
+    """Through the Zoo plays one round of it as an exhibit (``exhibit.py``)."""
 
     def settings_from_table(self, table: Mapping[str, Any]) -> DodgeballSettings:
         """Validated settings from a scenario's ``[settings]`` table."""

@@ -129,6 +129,11 @@ C_FACE_DOWN = 6
 C_SEEN = 8
 """Faces played this round (as declared)."""
 N_CARDS = 9
+X_TOTAL = 64
+"""``extra[place, face]``: further copies of ``face`` held at ``cards[place]`` beyond the
+one its bit shows (only Through the Zoo's personal decks make them);
+``extra[place, X_TOTAL]``: their sum."""
+N_EXTRA = 65
 S_STARS = 0
 """``nums[S_STARS + seat]``: All-Stars in the seat's hand."""
 S_BENCH_STARS = 4
@@ -228,18 +233,65 @@ def bench_choice_mask(hand, order, mode) -> np.uint64:
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _size(cards, nums, seat) -> int:
-    return count_faces(cards[C_HAND + seat]) + nums[S_STARS + seat]
+def _size(cards, nums, seat, extra) -> int:
+    return count_faces(cards[C_HAND + seat]) + nums[S_STARS + seat] + extra[C_HAND + seat, X_TOTAL]
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _take(seat, card, cards, nums, under):
+def _add(cards, extra, place, face):
+    """One card of ``face`` joins ``cards[place]``; a face already there is a further copy
+    (Through the Zoo's personal decks), counted in ``extra[place]``."""
+    bit = face_bit(face)
+    if cards[place] & bit != EMPTY:
+        extra[place, face] += 1
+        extra[place, X_TOTAL] += 1
+    else:
+        cards[place] |= bit
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _remove(cards, extra, place, face) -> bool:
+    """One card of ``face`` leaves ``cards[place]``; True if it was the last copy."""
+    if extra[place, face] > 0:
+        extra[place, face] -= 1
+        extra[place, X_TOTAL] -= 1
+        return False
+    cards[place] &= ~face_bit(face)
+    return True
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _add_all(cards, extra, place, source):
+    """Every card of place ``source`` (copies included) joins ``place``; ``source`` empties."""
+    mask = cards[source]
+    while mask != EMPTY:
+        face = lowest_face(mask)
+        mask &= mask - _ONE
+        for _ in range(1 + extra[source, face]):
+            _add(cards, extra, place, face)
+        extra[source, face] = 0
+    extra[source, X_TOTAL] = 0
+    cards[source] = EMPTY
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _add_mask(cards, extra, place, mask):
+    """One card of every face in ``mask`` joins ``place``."""
+    while mask != EMPTY:
+        face = lowest_face(mask)
+        mask &= mask - _ONE
+        _add(cards, extra, place, face)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _take(seat, card, cards, nums, under, extra):
     """A card leaves a hand (or a dummy's face-up cards); a face-down card it covered flips
     ("flip the facedown card face-up immediately")."""
     if card == JOKER:
         nums[S_STARS + seat] -= 1
         return
-    cards[C_HAND + seat] &= ~face_bit(card)
+    if not _remove(cards, extra, C_HAND + seat, card):
+        return
     below = under[seat, card]
     if below >= 0:
         cards[C_HAND + seat] |= face_bit(below)
@@ -247,11 +299,11 @@ def _take(seat, card, cards, nums, under):
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _give(seat, card, cards, nums):
+def _give(seat, card, cards, nums, extra):
     if card == JOKER:
         nums[S_STARS + seat] += 1
     else:
-        cards[C_HAND + seat] |= face_bit(card)
+        _add(cards, extra, C_HAND + seat, card)
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -285,6 +337,7 @@ def _heuristic(
     dummy_stars,
     masks,
     view,
+    extra,
 ):
     """A built-in heuristic's decision for ``seat``, from what its player may know
     (the arrays of ``engine.Observation.arrays``; few array arguments, see
@@ -299,7 +352,10 @@ def _heuristic(
     masks[DUMMY] = dummy
     for offset in range(SEATS):
         other = (seat + offset) & 3
-        view[offset] = count_faces(cards[C_HAND + other]) + nums[S_STARS + other]
+        view[offset] = (
+            count_faces(cards[C_HAND + other]) + nums[S_STARS + other]
+            + extra[C_HAND + other, X_TOTAL]
+        )
     view[ALLSTARS] = nums[S_STARS + seat]
     view[BENCH_ALLSTARS] = nums[S_BENCH_STARS + team]
     view[OTHER_BENCH_ALLSTARS] = nums[S_BENCH_STARS + 1 - team]
@@ -338,6 +394,7 @@ def play_round(
     trick,
     spare,
     spare_nums,
+    extra,
 ):
     """Play one round from dealt cards (``deal_round``): the setup decisions, then tricks
     until a seat cannot play, as ``engine.play_round``, draw for draw.
@@ -347,6 +404,9 @@ def play_round(
     ``O_STATUS`` is ``ILLEGAL`` if a strategy chose something the rules forbid); per-seat
     events are added to ``seat_events``. ``codes``/``params`` are per player (a dummy uses
     its player's); ``masks``/``view``/``trick``/``spare``/``spare_nums`` are scratch.
+    ``extra`` (int64, ``N_CARDS x N_EXTRA``) counts further copies of a face at one place,
+    which only personal decks (Through the Zoo) make; the round starts it at zero, so the
+    dealt hands hold one copy of each face.
 
     Written as one function on purpose: numba increfs every array argument of every call,
     so the hot paths (the random strategy, playing a card) call nothing that takes arrays
@@ -359,6 +419,7 @@ def play_round(
     ranks = rules[R_RANKS]
     for index in range(N_OUT):
         out[index] = 0
+    extra[:, :] = 0
     nums[S_TIMEOUTS] = rules[R_TIMEOUTS]
     nums[S_TIMEOUTS + 1] = rules[R_TIMEOUTS]
     cards[C_SEEN] = EMPTY
@@ -418,17 +479,18 @@ def play_round(
                         0,
                         masks,
                         view,
+                        extra,
                     )
                 if not _holds(hand, stars, card):
                     out[O_STATUS] = ILLEGAL
                     return
-            _take(seat, card, cards, nums, under)
+            _take(seat, card, cards, nums, under, extra)
             if card == JOKER:
                 spare_nums[seat] += 1
             else:
                 spare[seat] |= face_bit(card)
     for seat in range(setup_seats):
-        cards[C_BENCH + (seat & 1)] |= spare[seat]
+        _add_mask(cards, extra, C_BENCH + (seat & 1), spare[seat])
         nums[S_BENCH_STARS + (seat & 1)] += spare_nums[seat]
 
     if not two_player:
@@ -485,18 +547,19 @@ def play_round(
                             0,
                             masks,
                             view,
+                            extra,
                         )
                     if not _holds(hand, stars, card):
                         out[O_STATUS] = ILLEGAL
                         return
-                _take(seat, card, cards, nums, under)
+                _take(seat, card, cards, nums, under, extra)
                 if card == JOKER:
                     spare_nums[seat] += 1
                 else:
                     spare[seat] |= face_bit(card)
         for seat in range(SEATS):
             partner = (seat + 2) & 3
-            cards[C_HAND + seat] |= spare[partner]
+            _add_mask(cards, extra, C_HAND + seat, spare[partner])
             nums[S_STARS + seat] += spare_nums[partner]
     else:
         # ---- setup (2 players): exchange with the own dummy (simultaneously) ----
@@ -506,8 +569,8 @@ def play_round(
             dummy = seat + 2
             if (
                 rules[R_EXCHANGE_2P] > 0
-                and _size(cards, nums, seat) > 0
-                and _size(cards, nums, dummy) > 0
+                and _size(cards, nums, seat, extra) > 0
+                and _size(cards, nums, dummy, extra) > 0
             ):
                 code = codes[seat]
                 hand, stars = cards[C_HAND + seat], nums[S_STARS + seat]
@@ -552,6 +615,7 @@ def play_round(
                         dummy_stars,
                         masks,
                         view,
+                        extra,
                     )
                 if give >= 0:
                     if not (_holds(hand, stars, give) and _holds(dummy_hand, dummy_stars, take)):
@@ -562,10 +626,10 @@ def play_round(
         for seat in range(2):
             give, take = spare_nums[seat], spare_nums[2 + seat]
             if give >= 0:
-                _take(seat, give, cards, nums, under)
-                _take(seat + 2, take, cards, nums, under)
-                _give(seat + 2, give, cards, nums)
-                _give(seat, take, cards, nums)
+                _take(seat, give, cards, nums, under, extra)
+                _take(seat + 2, take, cards, nums, under, extra)
+                _give(seat + 2, give, cards, nums, extra)
+                _give(seat, take, cards, nums, extra)
                 seat_events[seat, EV_SETUP] += 1
 
     # ---- tricks ----
@@ -619,6 +683,7 @@ def play_round(
                         0,
                         masks,
                         view,
+                        extra,
                     )
                 if call == 0:
                     continue
@@ -674,6 +739,7 @@ def play_round(
                                 0,
                                 masks,
                                 view,
+                                extra,
                             )
                         if card >= 0:
                             if not _holds(hand, stars, card):
@@ -684,11 +750,11 @@ def play_round(
                     seat = (caller + step) & 3
                     card = spare_nums[seat]
                     if card >= 0:
-                        _take(seat, card, cards, nums, under)
+                        _take(seat, card, cards, nums, under, extra)
                         if card == JOKER:
                             nums[S_FACE_DOWN_STARS + (seat & 1)] += 1
                         else:
-                            cards[C_FACE_DOWN + (seat & 1)] |= face_bit(card)
+                            _add(cards, extra, C_FACE_DOWN + (seat & 1), card)
                 # those who placed a card take a face-up bench card, in order from the caller
                 for step in range(SEATS):
                     seat = (caller + step) & 3
@@ -702,8 +768,8 @@ def play_round(
                         if card == JOKER:
                             nums[S_FACE_DOWN_STARS + team] -= 1
                         else:
-                            cards[C_FACE_DOWN + team] &= ~face_bit(card)
-                        _give(seat, card, cards, nums)
+                            _remove(cards, extra, C_FACE_DOWN + team, card)
+                        _give(seat, card, cards, nums, extra)
                         continue
                     if n == 1:
                         take = nth_card(bench, bench_stars, 0)
@@ -749,6 +815,7 @@ def play_round(
                                 0,
                                 masks,
                                 view,
+                                extra,
                             )
                         if not _holds(bench, bench_stars, take):
                             out[O_STATUS] = ILLEGAL
@@ -756,14 +823,13 @@ def play_round(
                     if take == JOKER:
                         nums[S_BENCH_STARS + team] -= 1
                     else:
-                        cards[C_BENCH + team] &= ~face_bit(take)
-                    _give(seat, take, cards, nums)
+                        _remove(cards, extra, C_BENCH + team, take)
+                    _give(seat, take, cards, nums, extra)
                     seat_events[seat, EV_EXCHANGE] += 1
                 # the face-down cards flip
                 for team in range(2):
-                    cards[C_BENCH + team] |= cards[C_FACE_DOWN + team]
+                    _add_all(cards, extra, C_BENCH + team, C_FACE_DOWN + team)
                     nums[S_BENCH_STARS + team] += nums[S_FACE_DOWN_STARS + team]
-                    cards[C_FACE_DOWN + team] = EMPTY
                     nums[S_FACE_DOWN_STARS + team] = 0
 
         # ---- play the trick: must not follow any suit already in it ----
@@ -830,6 +896,7 @@ def play_round(
                         0,
                         masks,
                         view,
+                        extra,
                     )
                 if card == JOKER:
                     if (
@@ -850,12 +917,7 @@ def play_round(
             if card == JOKER:
                 nums[S_STARS + seat] -= 1
             else:
-                hand &= ~face_bit(card)
-                below = under[seat, card]
-                if below >= 0:  # a dummy's face-down card is uncovered: it flips
-                    hand |= face_bit(below)
-                    under[seat, card] = -1
-                cards[C_HAND + seat] = hand
+                _take(seat, card, cards, nums, under, extra)
             trick[position] = declared
             cards[C_SEEN] |= face_bit(declared)
             played |= SUIT_BIT[declared >> 4]
@@ -914,6 +976,7 @@ def play_round(
                     0,
                     masks,
                     view,
+                    extra,
                 )
             if choice != 0 and choice != 1:
                 out[O_STATUS] = ILLEGAL
@@ -979,17 +1042,13 @@ def play_round(
                             0,
                             masks,
                             view,
+                            extra,
                         )
                     if not _holds(choices, 0, card):
                         out[O_STATUS] = ILLEGAL
                         return
-                hand &= ~face_bit(card)
-                below = under[bencher, card]
-                if below >= 0:
-                    hand |= face_bit(below)
-                    under[bencher, card] = -1
-                cards[C_HAND + bencher] = hand
-                cards[C_BENCH + team] |= face_bit(card)
+                _take(bencher, card, cards, nums, under, extra)
+                _add(cards, extra, C_BENCH + team, card)
         if catcher >= 0:
             # the catching team brings a bench card back to either player's hand
             team = catcher & 1
@@ -1036,6 +1095,7 @@ def play_round(
                         0,
                         masks,
                         view,
+                        extra,
                     )
                 if not _holds(bench, bench_stars, card) or not (receiver == 0 or receiver == 1):
                     out[O_STATUS] = ILLEGAL
@@ -1043,8 +1103,8 @@ def play_round(
                 if card == JOKER:
                     nums[S_BENCH_STARS + team] -= 1
                 else:
-                    cards[C_BENCH + team] &= ~face_bit(card)
-                _give(catcher if receiver == 0 else (catcher + 2) & 3, card, cards, nums)
+                    _remove(cards, extra, C_BENCH + team, card)
+                _give(catcher if receiver == 0 else (catcher + 2) & 3, card, cards, nums, extra)
             seat_events[catcher, EV_CATCH] += 1
             seat_events[leader, EV_CAUGHT] += 1
             out[O_CATCHES] += 1
@@ -1200,6 +1260,7 @@ def _play_batch(
     out = np.zeros(N_OUT, dtype=np.int64)
     spare = np.zeros(8, dtype=np.uint64)
     spare_nums = np.zeros(8, dtype=np.int64)
+    extra = np.zeros((N_CARDS, N_EXTRA), dtype=np.int64)
     scores = np.zeros(players, dtype=np.int64)
     match_points = rules[R_MATCH_POINTS]
     for game in range(n_games):
@@ -1231,6 +1292,7 @@ def _play_batch(
                 trick,
                 spare,
                 spare_nums,
+                extra,
             )
             if out[O_STATUS] != OK:
                 return ILLEGAL

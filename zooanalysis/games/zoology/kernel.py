@@ -6,9 +6,12 @@ memory); per-game rows (``counts.new_rows``) are written only when the caller pa
 for them. Game ``first_game + i`` of a batch seeded ``s`` is the reference engine's
 ``play_game(settings, strategies, s, first_game + i)``.
 
-Beliefs are kept incrementally (one log-likelihood row per player, updated after every
-vote) where the reference engine recomputes them from the round's history; both add the
-same terms in the same order, so they agree to the last bit.
+Beliefs are kept incrementally (one likelihood row per player, a running product updated
+after every vote and normalised once when a posterior is read) where the reference engine
+recomputes them from the round's history; both multiply the same factors in the same order,
+so they agree to the last bit. Votes are drawn with one uniform per voter from the logit
+model's weights (``beliefs.cast_votes``; before, one Gumbel error per candidate: the same
+distribution on a different random stream).
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from zooanalysis.games.zoology.beliefs import add_evidence, cast_votes, posterior
+from zooanalysis.decisions import count_decision, count_game_decisions
+from zooanalysis.games.zoology.beliefs import add_evidence, cast_votes, posterior, posterior_top
 from zooanalysis.games.zoology.counts import (
     LEAD_BINS,
     ROUND_BINS,
@@ -28,6 +32,7 @@ from zooanalysis.games.zoology.counts import (
     new_rows,
 )
 from zooanalysis.games.zoology.strategies import (
+    BAYES,
     choose_question,
     gift_target,
     guess_now,
@@ -86,6 +91,7 @@ def play_batch(
         config["cooperative"],
         config["scores"],
         config["weights"],
+        config.get("information", True),
         codes,
         params,
         np.uint64(batch_seed),
@@ -121,6 +127,25 @@ def _draw(seat, hands, hand_len, pile, pile_pos, pile_len, discard, discard_len,
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
+def _guess_options(seat, players, seat_animals, neutrals, n_neutrals, removed, board, n_board):
+    """The animals ``seat`` may guess (``engine.guess_options``): on the board, not held by
+    another player or neutral, not removed."""
+    count = 0
+    for i in range(n_board):
+        animal = board[i]
+        visible = removed[animal]
+        for t in range(players):
+            if t != seat and seat_animals[t] == animal:
+                visible = True
+        for k in range(n_neutrals):
+            if neutrals[k] == animal:
+                visible = True
+        if not visible:
+            count += 1
+    return count
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def _beliefs(
     seat,
     players,
@@ -128,13 +153,15 @@ def _beliefs(
     neutrals,
     n_neutrals,
     removed,
-    loglik,
+    likelihood,
     board,
     n_board,
     excluded,
     probs,
+    full=True,
 ):
-    """Posterior of ``seat`` from its log-likelihood row; returns (top, probability)."""
+    """Posterior of ``seat`` from its likelihood row; returns (top, probability). Only
+    ``full`` fills ``probs``; otherwise just the top and its probability are computed."""
     for i in range(n_board):
         excluded[board[i]] = removed[board[i]]
     for other in range(players):
@@ -142,10 +169,12 @@ def _beliefs(
             excluded[seat_animals[other]] = True
     for k in range(n_neutrals):
         excluded[neutrals[k]] = True
-    return posterior(loglik[seat], board, n_board, excluded, probs)
+    if not full:
+        return posterior_top(likelihood[seat], board, n_board, excluded)
+    return posterior(likelihood[seat], board, n_board, excluded, probs)
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def _score(
     points,
     points_from,
@@ -188,7 +217,7 @@ def _score(
     return best >= points_to_win
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def _place_guess(
     seat,
     animal,
@@ -244,6 +273,7 @@ def _play_batch(
     cooperative,
     scores,
     weights,
+    with_information,
     codes,
     params,
     batch_seed,
@@ -282,6 +312,8 @@ def _play_batch(
     window_right,
     win_ties,
     margins,
+    decision_options,
+    game_decisions,
     row_points,
     row_rounds,
     row_turns,
@@ -304,7 +336,7 @@ def _play_batch(
     neutrals = np.zeros(max(n_neutrals, 1), dtype=np.int64)
     removed = np.zeros(n_animals, dtype=np.bool_)
     excluded = np.zeros(n_animals, dtype=np.bool_)
-    loglik = np.zeros((players, n_animals), dtype=np.float64)
+    likelihood = np.ones((players, n_animals), dtype=np.float64)
     probs = np.zeros(n_animals, dtype=np.float64)
     work = np.zeros((6, max(n_animals, players + 8)), dtype=np.float64)  # as new_work
     votes = np.zeros(players, dtype=np.int64)
@@ -343,6 +375,7 @@ def _play_batch(
         leader_state[0] = -1
         leader_state[1] = 0
         turns = 0
+        decided = 0  # real decisions this game (zooanalysis.decisions)
         round_index = 0
         over = False
         success = False
@@ -360,7 +393,7 @@ def _play_batch(
                 guessed[s] = False
                 round_wrong[s] = 0
                 for i in range(n_board):
-                    loglik[s, board[i]] = 0.0
+                    likelihood[s, board[i]] = 1.0
             for k in range(n_neutrals):
                 neutrals[k] = deck[players + k]
             for i in range(n_board):
@@ -372,19 +405,21 @@ def _play_batch(
             # --- questions ---
             while True:
                 asker = (first + turn) % players
-                _beliefs(
-                    asker,
-                    players,
-                    seat_animals,
-                    neutrals,
-                    n_neutrals,
-                    removed,
-                    loglik,
-                    board,
-                    n_board,
-                    excluded,
-                    probs,
-                )
+                if with_information or codes[asker] != BAYES:  # bayes picks at random
+                    _beliefs(
+                        asker,
+                        players,
+                        seat_animals,
+                        neutrals,
+                        n_neutrals,
+                        removed,
+                        likelihood,
+                        board,
+                        n_board,
+                        excluded,
+                        probs,
+                    )
+                decided += count_decision(hand_len[asker], decision_options)
                 index = choose_question(
                     codes[asker],
                     params[asker],
@@ -409,26 +444,28 @@ def _play_batch(
                 card = hands[asker, index]
                 hand_len[asker] -= 1
                 hands[asker, index] = hands[asker, hand_len[asker]]
-                information = own_information(
-                    card,
-                    asker,
-                    seat_animals,
-                    players,
-                    neutrals,
-                    n_neutrals,
-                    probs,
-                    board,
-                    n_board,
-                    scores,
-                    weights,
-                    work,
-                )
+                information = 0.0
+                if with_information:  # only when the questions table asks for it
+                    information = own_information(
+                        card,
+                        asker,
+                        seat_animals,
+                        players,
+                        neutrals,
+                        n_neutrals,
+                        probs,
+                        board,
+                        n_board,
+                        scores,
+                        weights,
+                        work,
+                    )
                 champion = cast_votes(
-                    card, seat_animals, players, neutrals, n_neutrals, scores, rng, votes
+                    card, seat_animals, players, neutrals, n_neutrals, weights, rng, votes
                 )
                 for s in range(players):
                     add_evidence(
-                        loglik[s],
+                        likelihood[s],
                         s,
                         card,
                         seat_animals,
@@ -438,13 +475,13 @@ def _play_batch(
                         votes,
                         board,
                         n_board,
-                        scores,
                         weights,
                     )
                 played[played_len] = card
                 played_len += 1
                 question_plays[card] += 1
-                question_information[card] += information_units(information)
+                if with_information:
+                    question_information[card] += information_units(information)
                 if champion < 0:
                     question_no_champion[card] += 1
                 pile_pos, pile_len, discard_len = _draw(
@@ -465,7 +502,11 @@ def _play_batch(
                 n_wanted = 0
                 for step in range(1, players + 1):
                     s = (asker + step) % players
-                    if tokens[s] > 0:
+                    if tokens[s] > 0:  # not now, or any animal it may guess
+                        options = 1 + _guess_options(
+                            s, players, seat_animals, neutrals, n_neutrals, removed, board, n_board
+                        )
+                        decided += count_decision(options, decision_options)
                         top, top_p = _beliefs(
                             s,
                             players,
@@ -473,11 +514,12 @@ def _play_batch(
                             neutrals,
                             n_neutrals,
                             removed,
-                            loglik,
+                            likelihood,
                             board,
                             n_board,
                             excluded,
                             probs,
+                            False,
                         )
                         if guess_now(codes[s], params[s], top_p) and top >= 0:
                             wanted_seat[n_wanted] = s
@@ -540,6 +582,10 @@ def _play_batch(
                         if tokens[s] == 0:
                             finished = True
                             break
+                        options = _guess_options(
+                            s, players, seat_animals, neutrals, n_neutrals, removed, board, n_board
+                        )
+                        decided += count_decision(options, decision_options)
                         top, top_p = _beliefs(
                             s,
                             players,
@@ -547,7 +593,7 @@ def _play_batch(
                             neutrals,
                             n_neutrals,
                             removed,
-                            loglik,
+                            likelihood,
                             board,
                             n_board,
                             excluded,
@@ -580,7 +626,12 @@ def _play_batch(
                                 success = True
                                 finished = True
                                 break
-                            if tokens[s] > 0 and gift:
+                            if tokens[s] > 0 and gift:  # none, or a teammate still guessing
+                                options = 1
+                                for t in range(players):
+                                    if t != s and not done[t]:
+                                        options += 1
+                                decided += count_decision(options, decision_options)
                                 mate = gift_target(s, players, tokens, done)
                                 if mate >= 0:
                                     tokens[mate] += 1
@@ -597,6 +648,10 @@ def _play_batch(
                         if done[s] or tokens[s] == 0:
                             continue
                         anyone = True
+                        options = _guess_options(
+                            s, players, seat_animals, neutrals, n_neutrals, removed, board, n_board
+                        )
+                        decided += count_decision(options, decision_options)
                         top, top_p = _beliefs(
                             s,
                             players,
@@ -604,7 +659,7 @@ def _play_batch(
                             neutrals,
                             n_neutrals,
                             removed,
-                            loglik,
+                            likelihood,
                             board,
                             n_board,
                             excluded,
@@ -706,6 +761,7 @@ def _play_batch(
                 wins[s] += 1
                 if n_best == 1:
                     sole_wins[s] += 1
+        count_game_decisions(decided, game_decisions)
         if cooperative:
             tally_team_outcome(players, success, win_ties)
             coop_games[cell] += 1

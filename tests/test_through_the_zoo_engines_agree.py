@@ -1,0 +1,113 @@
+"""Through the Zoo's kernel plays exactly the reference engine's games.
+
+``make_batch(...)(seed, n)`` (with rows) and ``batch.play_batch_reference`` give identical
+count arrays and rows for every mulligan strategy, 2-4 players, both zoos, shuffled and
+listed exhibit orders, the tie rules, and real exhibits (Dodgeball) next to the test exhibit
+"heart-count" (``exhibit_helpers``); the cases reach mulligans of every size, shared wins,
+the tie break and Johannesburg's meta points; a batch played in chunks equals one call.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from batch_helpers import assert_chunks_make_the_batch, assert_outcome_counts_agree, split_rows
+from exhibit_helpers import install
+
+from zooanalysis.games.through_the_zoo import engine
+from zooanalysis.games.through_the_zoo.batch import make_batch, play_batch_reference
+from zooanalysis.games.through_the_zoo.rules import settings_from_table
+from zooanalysis.games.through_the_zoo.strategies import STRATEGIES
+from zooanalysis.strategy_spec import parse_lineup
+
+HC = ["heart-count"] * 4
+CASES = [
+    pytest.param({"players": 2, "exhibits": HC}, "random,keep-all", 1, 80, id="2p-zooklyn"),
+    pytest.param({"players": 3, "exhibits": HC, "zoo": "johannesburg",
+                  "play": {"heart-count": "plain,random,random"}},
+                 "planner,fit,random", 2, 80, id="3p-johannesburg"),
+    pytest.param({"players": 4, "exhibits": HC[:3], "exhibit_order": "as-listed",
+                  "tie_break": "shared", "last_gets_zero": False},
+                 "fit:margin=0,planner:margin=0,future=2,random,keep-all", 3, 80,
+                 id="4p-three-rounds-shared"),
+    pytest.param({"players": 4, "mulligan_limit": 3, "identical_cards": "later-wins",
+                  "play": {"dodgeball": "dodger,random,coach,random"}},
+                 "planner,random,fit,keep-all", 4, 25, id="4p-dodgeball"),
+    pytest.param({"players": 4, "zoo": "johannesburg",
+                  "exhibits": ["dodgeball", "heart-count", "dodgeball", "heart-count"],
+                  "play": {"dodgeball": "coach", "heart-count": "random"}},
+                 "random,planner,random,fit", 5, 25, id="4p-johannesburg-mixed"),
+]
+
+
+@pytest.fixture(autouse=True)
+def heart_count(monkeypatch):
+    install(monkeypatch)
+
+
+@pytest.mark.parametrize(("table", "lineup", "seed", "games"), CASES)
+def test_kernel_equals_reference(table, lineup, seed, games) -> None:
+    rules = settings_from_table(table)
+    result = make_batch(rules, parse_lineup(lineup, STRATEGIES), True)(seed, games)
+    kernel_totals, kernel_rows = split_rows(result)
+    totals, rows = play_batch_reference(rules, engine.lineup(lineup), seed, games, True)
+    assert kernel_totals.keys() == totals.keys()
+    for key in totals:
+        np.testing.assert_array_equal(kernel_totals[key], totals[key], err_msg=key)
+    for key in rows:
+        np.testing.assert_array_equal(kernel_rows[key], rows[key], err_msg=key)
+    assert totals["games"][0] == games
+    assert_outcome_counts_agree(totals, rules.players)
+    mulligans = totals["mulligans"]
+    if lineup != "random,keep-all":
+        assert mulligans[:, :, 1:].sum() > 0, "some player mulliganed"
+    assert mulligans[-1, :, 1:].sum() == 0, "no mulligan in the last round (the deck is empty)"
+
+
+def test_the_cases_reach_the_rare_branches() -> None:
+    """Not vacuous: shared wins, tie breaks by the last round, meta points, every order."""
+    rules = settings_from_table({"players": 3, "exhibits": HC, "zoo": "johannesburg"})
+    totals, _ = play_batch_reference(rules, engine.lineup("random*3"), 9, 150)
+    assert totals["win_ties"][:, 2:].sum() > 0, "shared victories happen"
+    assert totals["margins"][0] > 0, "ties broken by the last round happen"
+    assert (totals["order_games"] > 0).sum() == 24
+    assert totals["mulligans"][0, :, 7].sum() > 0, "the full Johannesburg mulligan of 7"
+    rules = settings_from_table({"zoo": "johannesburg",
+                                 "play": {"dodgeball": "dodger"}})
+    totals, _ = play_batch_reference(rules, engine.lineup("random*4"), 9, 20)
+    assert totals["meta_points"][:, 1:].sum() > 0, "Johannesburg's meta scoring gives points"
+
+
+def test_a_batch_in_chunks_is_one_batch() -> None:
+    rules = settings_from_table({"players": 3, "exhibits": HC, "zoo": "johannesburg"})
+    job = make_batch(rules, parse_lineup("planner,random,fit", STRATEGIES), True)
+    whole = job(11, 60)
+    chunks = [job(11, 25), job(11, 1, first_game=25), job(11, 34, first_game=26)]
+    assert_chunks_make_the_batch(whole, chunks)
+
+
+def _registered_exhibits() -> list[str]:
+    from zooanalysis.games.exhibits import exhibit_names
+
+    return exhibit_names()
+
+
+@pytest.mark.parametrize("name", _registered_exhibits())
+def test_every_registered_exhibit_plays_the_same_in_both_engines(name) -> None:
+    """Each registered exhibit game (Dodgeball, and Hearts and Big Two once registered) in
+    all four rounds, 4 players, both zoos: kernel equals reference, card play random and
+    the game's own default card play."""
+    from zooanalysis.games import get_game
+
+    game = get_game(name)
+    heuristic = game.default_lineup.split(",")[0].split(":")[0]
+    for zoo, play, seed in (("zooklyn", "random", 31), ("johannesburg", heuristic, 32)):
+        rules = settings_from_table({"zoo": zoo, "exhibits": [name] * 4, "play": {name: play}})
+        lineup = "planner,random,fit,keep-all"
+        result = make_batch(rules, parse_lineup(lineup, STRATEGIES), True)(seed, 12)
+        kernel_totals, kernel_rows = split_rows(result)
+        totals, rows = play_batch_reference(rules, engine.lineup(lineup), seed, 12, True)
+        for key in totals:
+            np.testing.assert_array_equal(kernel_totals[key], totals[key], err_msg=key)
+        for key in rows:
+            np.testing.assert_array_equal(kernel_rows[key], rows[key], err_msg=key)

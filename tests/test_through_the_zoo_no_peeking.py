@@ -1,0 +1,67 @@
+"""No peeking in Through the Zoo: a mulligan sees its own hand and its own deck's contents,
+never the order of its deck, nor other players' hands or decks. Changing all of those leaves
+every built-in strategy's observation and decision unchanged; changing the own hand does
+change what the planner does (the test can fail)."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from zooanalysis.cards.deck import DeckSpec
+from zooanalysis.games.through_the_zoo import engine
+from zooanalysis.games.through_the_zoo.rules import settings_from_table
+from zooanalysis.games.through_the_zoo.strategies import STRATEGIES
+from zooanalysis.rng import game_stream, shuffle
+
+EXHIBITS = ("dodgeball", "dodgeball", "dodgeball", "dodgeball")
+
+
+def _state(seed: int, round_index: int, players: int):
+    stream = game_stream(seed, 0)
+    hands, decks = [], []
+    for seat in range(players):
+        deck = DeckSpec().codes(first_copy=seat).copy()
+        shuffle(deck, stream)
+        cards = [int(c) for c in deck]
+        left = 52 - 13 * (round_index + 1)
+        hands.append(sorted(cards[left:left + 13]))
+        decks.append(cards[:left])
+    return hands, decks
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**31), st.integers(0, 3), st.sampled_from(["zooklyn", "johannesburg"]),
+       st.integers(0, 2**31))
+def test_hidden_cards_change_nothing(seed, round_index, zoo, other_seed) -> None:
+    rules = settings_from_table({"zoo": zoo})
+    hands, decks = _state(seed, round_index, 4)
+    points = [[1, 2, 0, 3]] * round_index
+    seat = seed % 4
+    base = engine.observe(rules, seat, round_index, EXHIBITS, hands, decks, points, 1)
+    # other players' hands and decks redrawn, the own deck reordered
+    other_hands, other_decks = _state(other_seed, round_index, 4)
+    other_hands[seat] = list(reversed(hands[seat]))
+    own = list(decks[seat])
+    np.random.default_rng(other_seed).shuffle(own)
+    other_decks[seat] = own
+    changed = engine.observe(rules, seat, round_index, EXHIBITS, other_hands, other_decks,
+                             points, 1)
+    assert changed == base
+    for name in STRATEGIES:
+        strategy = engine.lineup(name)[0]
+        first = strategy.mulligan(base, game_stream(7, round_index))
+        second = strategy.mulligan(changed, game_stream(7, round_index))
+        assert first == second, name
+
+
+def test_the_own_hand_matters() -> None:
+    """Not vacuous: the planner reacts to its own cards."""
+    rules = settings_from_table({})
+    decisions = set()
+    for seed in range(20):
+        hands, decks = _state(seed, 0, 4)
+        observation = engine.observe(rules, 0, 0, EXHIBITS, hands, decks, [], 0)
+        decisions.add(len(engine.lineup("planner")[0].mulligan(observation, game_stream(1, 0))))
+    assert len(decisions) > 1
