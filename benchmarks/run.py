@@ -54,6 +54,9 @@ class GameBenchmarks:
     """The kernel lineup timed against the C reference (``c_reference.py``), if any."""
     unit: str = ""
     """What one game is, when it is not obvious (added to the game's rows)."""
+    also_per: str = ""
+    """A count of the kernel's totals (e.g. ``hands``) whose rate the kernel rows also
+    give, for games made of several such parts."""
 
 
 BENCHMARKS = (
@@ -106,12 +109,37 @@ BENCHMARKS = (
         unit="one game = a full match of 2-3 rounds",
     ),
     GameBenchmarks(
+        "hearts",
+        "zooanalysis.games.hearts.engine",
+        ("random,random,random,random", "safe,bold,safe,bold"),
+        (0.25, 0.1),
+        ("1e6",),
+        unit="one game = a match to 100 points, about 11 hands",
+        also_per="hands",
+    ),
+    GameBenchmarks(
+        "big-two",
+        "zooanalysis.games.big_two.engine",
+        ("random,random,random,random", "control,greedy,control,greedy", "random,random,random"),
+        (1.0, 0.5, 0.5),
+        ("1e6",),
+        unit="one game = one round, won by the first player out (target = 0)",
+    ),
+    GameBenchmarks(
         "through-the-zoo",
         "zooanalysis.games.through_the_zoo.engine",
         ("random,random,random,random", "planner,fit,keep-all,random"),
         (0.05, 0.05),
         ("1e6",),
         unit="one game = 4 exhibit rounds, the default exhibits, random card play",
+    ),
+    GameBenchmarks(
+        "bug-house",
+        "zooanalysis.games.bug_house.engine",
+        ("random,random,random,random", "climber,fast,climber,fast"),
+        (0.25, 0.25),
+        ("1e6",),
+        unit="one game = one deal played in time until a shed out or a clock runs out",
     ),
 )
 
@@ -138,17 +166,19 @@ def memory_total() -> str:
     return "unknown"
 
 
-def kernel_rate(game_name: str, lineup: str, games: int) -> float:
+def kernel_rate(game_name: str, lineup: str, games: int, per: str = "") -> float:
     """Games/s of one kernel batch on the calling thread (one core, CPU time), after a
-    warm-up."""
+    warm-up; with ``per`` (a count of the totals, e.g. ``hands``), that count per second
+    instead."""
     game = get_game(game_name)
     players = parse_lineup(lineup, game.strategies)
     settings = game.settings_for_lineup(game.settings_from_table({}), players)
     job = game.batch_job(settings, players, with_rows=False)
     job(1, 100)
     start = time.process_time()
-    job(2, games)
-    return games / (time.process_time() - start)
+    totals = job(2, games)
+    done = int(totals[per][0]) if per else games
+    return done / (time.process_time() - start)
 
 
 def c_reference_rows(title: str, lineup: str, games: int, runs: int) -> tuple[list, list[str]]:
@@ -294,6 +324,10 @@ def measure_game(
             c_rows, sections = c_reference_rows(title, lineup, games, c_runs)
             rows += c_rows
             continue
+        if bench.also_per:
+            rate = kernel_rate(bench.game, lineup, games, bench.also_per)
+            rows.append((f"{title} (a) kernel, {lineup}, one core", f"{rate:,.0f} "
+                         f"{bench.also_per}/s", "", ""))  # fmt: skip
         rate = kernel_rate(bench.game, lineup, games)
         rows.append((f"{title} (a) kernel, {lineup}, one core", f"{rate:,.0f} games/s", "", ""))
     scratch = Path(tempfile.mkdtemp(prefix="zoosim-bench-"))
@@ -395,7 +429,12 @@ def main() -> None:
         ">= 20,000 with heuristics (one game = a full match of rounds), (b) 1e6 games with "
         "memory as flat as the other games; "
         "Chai Tea Jazz (a) >= 50,000 games/s per core with three `random` players and >= "
-        "5,000 with heuristics (one game = all 12 rounds), (b) 1e6 games in constant memory.",
+        "5,000 with heuristics (one game = all 12 rounds), (b) 1e6 games in constant memory; "
+        "Hearts (a) >= 200,000 hands/s per core with four `random` players (issue 17); "
+        "Big Two (a) >= 200,000 games/s per core with four `random` players (one game = one "
+        "round, issue 17); "
+        "Bug House Millionaire (a) >= 50,000 games/s per core with four `random` players, "
+        "(b) 1e6 games in constant memory.",
         "",
         *sections,
     ]

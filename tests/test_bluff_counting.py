@@ -4,8 +4,9 @@ Every rule test quotes the rulebook (/work/shared/rules/bluff-in-zoo.md) it rest
 counting rules are checked three ways: hand-computed piles through ``rules.count_claimed``
 (the text notation), the rulebook example driven through the reference engine by hand, and
 a property that the reference count (``rules.count_for_kind``), the compiled count the
-strategies use (``policy_math.count_kind``) and the kernel's O(1) running-total count
-(``kernel._pile_count``) agree with each other and with an independent card-by-card oracle.
+strategies use (``policy_math.count_kind``) and the kernel's packed count (``pile.py``: two
+words, one add per card, a field read) agree with each other and with an independent
+card-by-card oracle.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from zooanalysis import rng as rng_module
-from zooanalysis.games.bluff import kernel
 from zooanalysis.games.bluff.cards import (
     ALL_EQUAL,
     CARD_NAMES,
@@ -44,9 +44,11 @@ from zooanalysis.games.bluff.engine import (
     place_card,
     resolve_doubt,
 )
+from zooanalysis.games.bluff.pile import packed_count, packed_size, pile_deltas
 from zooanalysis.games.bluff.policy_math import count_kind
 from zooanalysis.games.bluff.rules import (
     BluffSettings,
+    DeckSettings,
     claim_beats,
     count_claimed,
     count_for_kind,
@@ -310,32 +312,54 @@ def oracle_count(cards: list[int], kind: int) -> int:
     return total
 
 
+PUBLISHED_DELTAS = pile_deltas(BluffSettings().deck.type_counts())
+
+
 def kernel_count(cards: list[int], kind: int) -> int:
-    """``kernel._pile_count`` fed running totals accumulated card by card, as the kernel does."""
-    counts = np.zeros(N_CARD_TYPES, dtype=np.int64)
-    kind_values = np.zeros(N_KINDS, dtype=np.int64)
-    kind_cards = np.zeros(N_KINDS, dtype=np.int64)
-    animals = animal_cards = 0
+    """``pile.packed_count`` of the two words the kernel adds card by card (published deck)."""
+    plain_delta, ones_delta = PUBLISHED_DELTAS
+    plain = ones = 0
     for card in cards:
-        counts[card] += 1
-        if card < N_ANIMAL_TYPES:
-            kind_values[card // 3] += card % 3 + 1
-            kind_cards[card // 3] += 1
-            animals += card % 3 + 1
-            animal_cards += 1
-    return int(
-        kernel._pile_count(
-            counts[WILD_1],
-            counts[WILD_2],
-            counts[COUNT_ONE],
-            counts[ALL_EQUAL],
-            counts[STOP],
-            kind_values[kind],
-            kind_cards[kind],
-            animals,
-            animal_cards,
-        )
-    )
+        plain += int(plain_delta[card])
+        ones += int(ones_delta[card])
+    assert packed_size(plain) == len(cards)
+    return int(packed_count(plain, ones, kind))
+
+
+def test_published_deck_is_packed_and_the_no_card_adds_nothing():
+    assert PUBLISHED_DELTAS is not None
+    plain_delta, ones_delta = PUBLISHED_DELTAS
+    assert plain_delta[N_CARD_TYPES] == ones_delta[N_CARD_TYPES] == 0
+    # the whole deck on one pile still fits every field
+    deck = BluffSettings().deck.cards().tolist()
+    for kind in range(N_KINDS):
+        assert kernel_count(deck, kind) == oracle_count(deck, kind)
+
+
+@pytest.mark.parametrize(
+    ("changes", "packed"),
+    [
+        ({}, True),  # the every-animal byte holds at most 5 * 30 + 6 + 12 = 168
+        ({"animal_cards_per_value": 7}, True),  # 7 * 30 + 18 = 228
+        ({"animal_cards_per_value": 8}, False),  # 258 > 255
+        ({"count_one": 15, "all_equal": 15, "stop": 127}, True),
+        ({"count_one": 16}, False),
+        ({"all_equal": 16}, False),
+        ({"stop": 128}, False),
+    ],
+)
+def test_decks_that_could_overflow_a_field_are_not_packed(changes, packed):
+    """The kernel packs a pile only when the whole deck would fit every field (else it
+    counts per card type: tests/test_bluff_engines_agree.py plays such a deck)."""
+    deck = DeckSettings(**changes)
+    deltas = pile_deltas(deck.type_counts())
+    assert (deltas is not None) == packed
+    if packed:
+        cards = deck.cards().tolist()
+        plain = sum(int(deltas[0][card]) for card in cards)
+        ones = sum(int(deltas[1][card]) for card in cards)
+        for kind in range(N_KINDS):
+            assert packed_count(plain, ones, kind) == oracle_count(cards, kind)
 
 
 piles = st.lists(st.integers(0, N_CARD_TYPES - 1), max_size=40)

@@ -102,6 +102,16 @@ CASES = [
         BluffSettings(players=4, hand_size=10), "bayes,random,cautious,aggressive", 113, 60,
         id="hand-10",
     ),
+    # decks too big for the kernel's packed pile (pile.py): it counts per card type
+    pytest.param(
+        BluffSettings(players=3, deck=DeckSettings(animal_cards_per_value=8)),
+        "random,bayes,cautious", 114, 40, id="unpacked-deck",
+    ),
+    pytest.param(
+        BluffSettings(players=4, deck=DeckSettings(count_one=16)), "random*4", 115, 80,
+        id="unpacked-deck-random",
+    ),
+    pytest.param(BluffSettings(players=4), "random*4", 116, 300, id="4p-random"),
 ]
 
 

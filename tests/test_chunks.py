@@ -139,8 +139,10 @@ JOBS = {
     "dodgeball": ("dodgeball", "dodger,coach,dodger,coach", {}),
     "short-zoot-suit": ("short-zoot-suit", "balanced,void,late,random", {}),
     "chai-tea-jazz": ("chai-tea-jazz", "tracker,greedy,random", {}),
+    "big-two": ("big-two", "control,greedy,random", {"target": 20}),
     "through-the-zoo": ("through-the-zoo", "planner,random,fit,keep-all",
                         {"zoo": "johannesburg"}),
+    "bug-house": ("bug-house", "climber,fast,random,climber", {"delayed_singles": True}),
 }
 """Every game (the cooperative grid too), each also rotated through the seats (``-rotated``)
 and as a tournament lineup (``-tournament``)."""
@@ -486,12 +488,17 @@ def test_a_signal_stops_a_long_batch_at_once_and_the_run_resumes(
 
 @pytest.mark.slow
 def test_ctrl_c_stops_lucky_lions_equilibrium_inside_its_first_batch(tmp_path: Path) -> None:
-    """The case of issue 12: ``equilibrium`` plays some 30-60 games a second, so one batch
-    of 20,000 takes minutes; Ctrl-C stops it at once, and the run resumes exactly."""
+    """The case of issue 12 (when ``equilibrium`` played some 30-60 games a second, one batch
+    of 20,000 took minutes): Ctrl-C stops a long batch of the everything scenario at once,
+    and the kept counts are exactly those of the games played."""
     scenario = ["--scenario", "simulations/lucky-lions-everything.toml"]
     root = Path(__file__).parent.parent
     out = tmp_path / "cut"
-    command = [sys.executable, "-m", "zooanalysis.cli", "run", *scenario, "--games", "20000"]
+    games = 2_000_000  # one batch of minutes, now that equilibrium is compiled
+    command = [
+        *[sys.executable, "-m", "zooanalysis.cli", "run", *scenario],
+        *["--games", str(games), "--batch-size", str(games)],
+    ]
     process = subprocess.Popen(
         [*command, "--jobs", "1", "--out", str(out), "--no-progress"],
         cwd=root,
@@ -511,10 +518,10 @@ def test_ctrl_c_stops_lucky_lions_equilibrium_inside_its_first_batch(tmp_path: P
     _, stderr = process.communicate(timeout=30)
     assert process.returncode == 130, stderr
     kept = load_checkpoint(partial_path(out)).state
-    assert kept["next_batch"] == 0 and 0 < kept["batch_games"] < 20_000
+    assert kept["next_batch"] == 0 and 0 < kept["batch_games"] < games
 
     # the kept counts are exactly those of the games played, uninterrupted (resuming the
-    # 20,000 games would take minutes; test_a_signal_stops_... resumes a shorter run)
+    # whole batch would take minutes; test_a_signal_stops_... resumes a shorter run)
     request = simulation.resume_request(out, jobs=1)
     job = simulation._batch_job(request)
     seed = next(stream_batches(request.seed, request.batch_size, request.games)).seed

@@ -23,11 +23,8 @@ from zooanalysis.games.lucky_lions.engine import (
     play_turn,
 )
 from zooanalysis.games.lucky_lions.flat import DOLPHIN, FLAMINGO, FOX, LION, PANDA
+from zooanalysis.games.lucky_lions.matrix_game import selection_game, solve_zero_sum
 from zooanalysis.games.lucky_lions.rules import FLAGS, LuckySettings, settings_from_table
-from zooanalysis.games.lucky_lions.strategies import (
-    selection_game,
-    solve_zero_sum,
-)
 from zooanalysis.rng import game_stream
 
 W = 5  # wild card type = animal + 5

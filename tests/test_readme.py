@@ -42,7 +42,8 @@ PARSE_ONLY = {
     "tune": "a whole search (tests/test_tuning.py plays one)",
     "tournament": "every lineup (tests/test_tournament.py plays tournaments)",
     "compare": "needs two runs of one game (tests/test_compare.py)",
-    "lucky-lions-everything": "the equilibrium strategy plays some 30-60 games/s",
+    "lucky-lions-everything": "2e5 games with both expansions (tests/test_lucky_lions_engines_"
+    "agree.py plays these settings)",
 }
 """Why a command is parsed rather than run (a word of the command -> the reason)."""
 
@@ -146,6 +147,9 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "through-the-zoo", games=200, seed=1, jobs=1, settings={"zoo": "johannesburg"},
         out=folder / "runs" / "NAME-through-the-zoo",
     )
+    zooanalysis.simulate(
+        "bug-house", games=300, seed=1, jobs=1, out=folder / "runs" / "NAME-bug-house"
+    )
     return folder
 
 
@@ -239,6 +243,7 @@ def test_every_python_block_runs(block: str, workspace: Path) -> None:
     game = "NAME-lucky-lions" if "lucky_lions" in block or "cycle_dominance" in block else "NAME"
     game = "NAME-dodgeball" if "dodgeball" in block else game
     game = "NAME-through-the-zoo" if "through-the-zoo" in block else game
+    game = "NAME-bug-house" if "bug-house" in block else game
     path = str(workspace / "runs" / game)
     lines = block.splitlines()
     if lines[0].startswith(">>> "):  # an interactive session: only its input lines

@@ -43,7 +43,7 @@ def test_rulebook_example_anna_is_the_champion() -> None:
     votes = np.zeros(5, dtype=np.int64)
     stream = rng_module.game_stream(1, 0)
     champion = cast_votes(
-        card("largest"), seats, 5, np.zeros(1, dtype=np.int64), 0, sharp.scores, stream, votes
+        card("largest"), seats, 5, np.zeros(1, dtype=np.int64), 0, sharp.weights, stream, votes
     )
     assert votes.tolist() == [1, 0, 0, 0, 0]
     assert champion == 0
@@ -60,7 +60,7 @@ def test_votes_follow_the_logit_model() -> None:
     wolf = 0
     for game in range(n):
         stream = rng_module.game_stream(7, game)
-        cast_votes(q, seats, 3, np.zeros(1, dtype=np.int64), 0, RULES.scores, stream, votes)
+        cast_votes(q, seats, 3, np.zeros(1, dtype=np.int64), 0, RULES.weights, stream, votes)
         wolf += votes[0] == 2
     assert 0.05 < expected < 0.95  # a close call: dog 25 kg, wolf 40 kg
     assert abs(wolf / n - expected) < 4 * math.sqrt(expected * (1 - expected) / n)
@@ -83,14 +83,14 @@ def test_champion_is_the_strict_majority(votes, players, neutrals, champion) -> 
 
 def test_evidence_by_hand() -> None:
     """Seat 0 (unknown x) with horse and cat; "heaviest": the horse's holder voted for seat 0,
-    the cat's holder for the horse. log P = [s(x) - log(w_cat + w_x)] + [-log(w_horse + w_x)]."""
+    the cat's holder for the horse. P = [w(x) / (w_cat + w_x)] * [1 / (w_horse + w_x)]."""
     q = card("heaviest")
     board = RULES.board()
     seats = np.array([-1, animal("horse"), animal("cat")])
     votes = np.array([1, 0, 1])
-    loglik = np.zeros(len(RULES.animals))
+    likelihood = np.ones(len(RULES.animals))
     add_evidence(
-        loglik,
+        likelihood,
         0,
         q,
         seats,
@@ -100,17 +100,16 @@ def test_evidence_by_hand() -> None:
         votes,
         board,
         len(board),
-        RULES.scores,
         RULES.weights,
     )
-    s, w = RULES.scores[q], RULES.weights[q]
+    w = RULES.weights[q]
     for x in board:
-        expected = s[x] - math.log(w[animal("cat")] + w[x]) - math.log(w[animal("horse")] + w[x])
-        assert loglik[x] == pytest.approx(expected, rel=1e-12, abs=1e-12)
+        expected = w[x] / (w[animal("cat")] + w[x]) / (w[animal("horse")] + w[x])
+        assert likelihood[x] == pytest.approx(expected, rel=1e-12)
     excluded = np.zeros(len(RULES.animals), dtype=np.bool_)
     excluded[[animal("horse"), animal("cat")]] = True
     probs = np.zeros(len(RULES.animals))
-    top, _p = posterior(loglik, board, len(board), excluded, probs)
+    top, _p = posterior(likelihood, board, len(board), excluded, probs)
     # heavier than the cat (chosen over it), lighter than the horse (passed over for it)
     assert top == animal("wolf")
     assert probs.sum() == pytest.approx(1.0)

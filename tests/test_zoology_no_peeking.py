@@ -53,7 +53,8 @@ class Checker:
         for own in own_variants(observation):
             animals = with_own(observation, own)
             np.testing.assert_array_equal(
-                observation.loglik(animals), observation.loglik(with_own(observation, -1))
+                observation.likelihood(animals),
+                observation.likelihood(with_own(observation, -1)),
             )
             stream = rng.copy()
             index = self.inner.choose_question(observation, stream, animals)
@@ -102,8 +103,8 @@ class Checker:
         rules = observation.settings
         _, neutrals, board = observation.arrays()
         removed = observation.removed_mask()
-        loglik = np.zeros((observation.players, len(rules.animals)))
-        loglik[observation.seat] = observation.loglik(with_own(observation, -1))
+        likelihood = np.ones((observation.players, len(rules.animals)))
+        likelihood[observation.seat] = observation.likelihood(with_own(observation, -1))
         results = set()
         for own in own_variants(observation):
             excluded = np.zeros(len(rules.animals), dtype=np.bool_)
@@ -115,7 +116,7 @@ class Checker:
                 neutrals,
                 len(neutrals),
                 removed,
-                loglik,
+                likelihood,
                 board,
                 len(board),
                 excluded,

@@ -84,6 +84,17 @@ def _scenario_settings(game, scenario: Scenario | None):
         raise UserError(f"{where}{error}") from None
 
 
+def _game_and_settings(game_name: str | None, scenario_file: Path | None):
+    """The game (``--game``, else the scenario's, else bluff) and its rule settings (the
+    scenario's ``[settings]``, else the published rules)."""
+    scenario = load_scenario(scenario_file) if scenario_file is not None else None
+    name = game_name or (scenario.game if scenario and scenario.game else "bluff")
+    game = get_game(name)
+    if scenario and scenario.game and game_name and scenario.game != game.name:
+        raise UserError(f"--game: {game_name!r} differs from the scenario's game {scenario.game!r}")
+    return game, _scenario_settings(game, scenario)
+
+
 def _choose(option, scenario: Scenario | None, key: str, default):
     """A command-line value if given, else the scenario's [run] value, else the default."""
     if option is not None:
@@ -301,9 +312,17 @@ def run(
     game = get_game(name)
     if scenario and scenario.game and game_name and scenario.game != game.name:
         raise UserError(f"--game: {game_name!r} differs from the scenario's game {scenario.game!r}")
-    lineup = parse_lineup(
-        _choose(players, scenario, "players", game.default_lineup), game.strategies
-    )
+    from zooanalysis.field_lineup import is_field_lineup
+
+    chosen_players = _choose(players, scenario, "players", game.default_lineup)
+    mix = None
+    if is_field_lineup(chosen_players):
+        from zooanalysis.field_lineup import lineup_of, load_field_mix
+
+        mix = load_field_mix(chosen_players, game)
+        lineup = lineup_of(mix)
+    else:
+        lineup = parse_lineup(chosen_players, game.strategies)
     settings = _scenario_settings(game, scenario)
     if scenario is not None:
         check_players_setting(scenario.settings, len(lineup), f"{scenario.path}: settings.")
@@ -370,6 +389,7 @@ def run(
         out=target,
         scenario=str(scenario.path) if scenario else None,
         command=sys.argv,
+        mix=mix,
     )
     if make_report or report_dir is not None:  # refuse a bad report folder before playing
         from zooanalysis.report.build import check_report_target, default_report_folder
@@ -516,6 +536,317 @@ def tournament(
     typer.echo(result.summary())
     target = request.out
     typer.echo(f"\nWritten to {target}/ (load with zooanalysis.load_run({str(target)!r}))")
+
+
+@app.command(
+    epilog=examples(
+        "zoosim field --games 1e6                 # Bluff in Zoo, every shipped strategy",
+        "zoosim field --population bayes,aggressive,bayes:doubt=0,bluff=0 --seats 4",
+        "zoosim field --game lucky-lions --from runs/tune-greedy --games 2e5",
+        "zoosim field --scenario simulations/lucky-lions-everything.toml --seats 4",
+        "zoosim field --resume runs/NAME         # continue an interrupted field",
+    )
+)
+def field(
+    game_name: Annotated[
+        str | None, typer.Option("--game", help=with_default("Game.", "bluff"))
+    ] = None,
+    scenario_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--scenario",
+            help=with_default("Scenario file whose rule settings to use.", "the published rules"),
+        ),
+    ] = None,
+    population: Annotated[
+        str | None,
+        typer.Option(
+            "--population",
+            help=with_default(
+                "The strategies, each once, e.g. bayes,cautious,bayes:doubt=0,bluff=0.",
+                "every shipped strategy at its defaults (none when only --from is given)",
+            ),
+        ),
+    ] = None,
+    sources: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--from",
+            help="Add players from a text file (one per line, # comments) or a zoosim tune "
+            "--out folder (its best response). May be repeated.",
+        ),
+    ] = None,
+    seats: Annotated[
+        int | None,
+        typer.Option("--seats", help=with_default("Players per game.", "the default lineup's")),
+    ] = None,
+    games: Annotated[
+        str,
+        typer.Option(
+            "--games",
+            help="Games in all: 1e6, 250k ..., rounded up to whole seatings; too few for "
+            "every seating to play 2,000 are refused.",
+        ),
+    ] = "1e6",
+    seed: Annotated[int, typer.Option("--seed", help="Seed that fixes the field.")] = 1,
+    bootstrap: Annotated[
+        int, typer.Option("--bootstrap", help="Bootstrap replicates for the intervals.")
+    ] = 100,
+    alpha: Annotated[
+        float, typer.Option("--alpha", help="alpha-Rank's selection intensity (> 0).")
+    ] = 50.0,
+    jobs: Annotated[
+        int | None,
+        typer.Option("--jobs", help=with_default("Parallel workers.", "all cores")),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            help=with_default("Directory to write.", "runs/field-<game>-<time>-seed<seed>"),
+        ),
+    ] = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option("--resume", help="Continue the interrupted field written to this path."),
+    ] = None,
+    progress: Annotated[
+        bool, typer.Option("--progress/--no-progress", help="Show the progress bar.")
+    ] = True,
+) -> None:
+    """Solve the meta-game of a population: equilibrium mix, alpha-Rank, with intervals."""
+    from zooanalysis.field import FieldRequest, field_plan, run_field
+    from zooanalysis.field_setup import check_seats, population_from, resume_field_request
+
+    if resume is not None:
+        request = resume_field_request(resume, _jobs(jobs))
+    else:
+        game, base = _game_and_settings(game_name, scenario_file)
+        players, notes = population_from(game, population, list(sources or []))
+        chosen_seats = seats if seats is not None else len(game.default_lineup.split(","))
+        settings = check_seats(game, base, players, chosen_seats)
+        if not alpha > 0 or alpha == float("inf"):
+            raise UserError(f"--alpha: {alpha} is not allowed: give a number above 0")
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        target = out or Path(f"runs/field-{game.name}-{stamp}-seed{seed}")
+        from zooanalysis.storage import check_can_create, check_run_can_start
+
+        if out is not None:
+            check_run_can_start(target)
+        else:
+            check_can_create(target, "--out")
+        request = FieldRequest(
+            game=game,
+            settings=settings,
+            population=players,
+            seats=chosen_seats,
+            games=parse_count(games, "--games"),
+            seed=_whole(seed, "--seed", 0),
+            jobs=_jobs(jobs),
+            bootstrap=_whole(bootstrap, "--bootstrap", 0),
+            alpha=alpha,
+            out=target,
+            sources=notes,
+        )
+    plan = field_plan(request)  # refuses too few games before anything is played
+    typer.echo(f"Plan: {plan.describe()}.", err=True)
+    title = f"{request.game.title} field"
+    with GameProgress(plan.games, title, enabled=progress) as bar:
+        bar.status("playing")
+        result = run_field(
+            request,
+            on_progress=bar.advance,
+            resume=resume is not None,
+            on_start=bar.start_at,
+            unique=out is None and resume is None,
+        )
+    typer.echo(result.summary())
+    target = request.out
+    typer.echo(f"\nWritten to {target}/ (load with zooanalysis.load_run({str(target)!r}))")
+
+
+@app.command(
+    epilog=examples(
+        "zoosim exploit runs/field-bluff --games 2e5",
+        "zoosim exploit runs/field-bluff --strategies bayes --targets mix,cautious",
+    )
+)
+def exploit(
+    field_dir: Annotated[Path, typer.Argument(help="A field folder (zoosim field --out).")],
+    strategies: Annotated[
+        str | None,
+        typer.Option(
+            "--strategies",
+            help=with_default(
+                "Strategies whose parameters are searched for a best response.",
+                "every strategy of the game with parameters",
+            ),
+        ),
+    ] = None,
+    targets: Annotated[
+        str | None,
+        typer.Option(
+            "--targets",
+            help=with_default(
+                "What to exploit: mix (the equilibrium) and/or population strategies, "
+                "comma-separated.",
+                "mix and every population strategy",
+            ),
+        ),
+    ] = None,
+    games: Annotated[
+        str, typer.Option("--games", help="Games for each target's search.")
+    ] = "2e5",
+    bootstrap: Annotated[
+        int, typer.Option("--bootstrap", help="Bootstrap replicates for the intervals.")
+    ] = 200,
+    jobs: Annotated[
+        int | None,
+        typer.Option("--jobs", help=with_default("Parallel workers.", "all cores")),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            help=with_default(
+                "Folder to write (manifest.json, exploitability, final and search tables).",
+                "nothing is written; the result is only printed",
+            ),
+        ),
+    ] = None,
+) -> None:
+    """How much a searched best response gains against a field's mix and its strategies."""
+    from zooanalysis.exploit import ExploitRequest, families_of, run_exploit, targets_of
+    from zooanalysis.field import FieldResult
+    from zooanalysis.field_setup import check_seats
+    from zooanalysis.loading import load_run
+    from zooanalysis.storage import check_new_run_path
+
+    field = load_run(field_dir)
+    if not isinstance(field, FieldResult):
+        raise UserError(f"FIELD_DIR: {field_dir} is not a field folder (zoosim field --out)")
+    game = get_game(field.manifest["game"])
+    population = parse_lineup(",".join(field.manifest["population"]), game.strategies)
+    base = game.settings_from_table(field.manifest["settings"])
+    settings = check_seats(game, base, population, int(field.manifest["seats"]))
+    chosen = targets_of(field, game, targets)
+    if out is not None:
+        check_new_run_path(out)
+    request = ExploitRequest(
+        field=field,
+        game=game,
+        settings=settings,
+        population=population,
+        families=families_of(game, strategies),
+        targets=chosen,
+        games=parse_count(games, "--games"),
+        jobs=_jobs(jobs),
+        bootstrap=_whole(bootstrap, "--bootstrap", 2),
+    )
+
+    def report(text: str) -> None:
+        typer.echo(f"  {text}", err=True)
+
+    typer.echo(run_exploit(request, out, report))
+
+
+@app.command(
+    epilog=examples(
+        "zoosim psro --population bayes,cautious,aggressive,random --out runs/psro-bluff",
+        "zoosim psro --game lucky-lions --iterations 3 --out runs/psro-lions",
+    )
+)
+def psro(
+    game_name: Annotated[
+        str | None, typer.Option("--game", help=with_default("Game.", "bluff"))
+    ] = None,
+    scenario_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--scenario",
+            help=with_default("Scenario file whose rule settings to use.", "the published rules"),
+        ),
+    ] = None,
+    population: Annotated[
+        str | None,
+        typer.Option(
+            "--population",
+            help=with_default("The starting strategies, each once.", "every shipped strategy"),
+        ),
+    ] = None,
+    strategies: Annotated[
+        str | None,
+        typer.Option(
+            "--strategies",
+            help=with_default(
+                "Strategies whose parameters are searched for best responses.",
+                "every strategy of the game with parameters",
+            ),
+        ),
+    ] = None,
+    seats: Annotated[
+        int | None,
+        typer.Option("--seats", help=with_default("Players per game.", "the default lineup's")),
+    ] = None,
+    games: Annotated[
+        str,
+        typer.Option(
+            "--games", help="Games per field (raised to the fewest a larger field needs)."
+        ),
+    ] = "1e6",
+    search_games: Annotated[
+        str, typer.Option("--search-games", help="Games per best-response search.")
+    ] = "2e5",
+    threshold: Annotated[
+        float,
+        typer.Option("--threshold", help="Stop when the gain's interval lies below this."),
+    ] = 0.005,
+    iterations: Annotated[int, typer.Option("--iterations", help="At most this many.")] = 5,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of every field.")] = 1,
+    bootstrap: Annotated[
+        int, typer.Option("--bootstrap", help="Bootstrap replicates for the intervals.")
+    ] = 100,
+    jobs: Annotated[
+        int | None,
+        typer.Option("--jobs", help=with_default("Parallel workers.", "all cores")),
+    ] = None,
+    out: Annotated[
+        Path,
+        typer.Option("--out", help="Folder of the loop; rerun to continue it."),
+    ] = Path("runs/psro"),
+) -> None:
+    """Iterated best response: add the best response to the mix until none gains."""
+    from zooanalysis.exploit import families_of
+    from zooanalysis.field_setup import check_seats, population_from
+    from zooanalysis.psro import PsroRequest, run_psro
+
+    game, base = _game_and_settings(game_name, scenario_file)
+    players, _ = population_from(game, population, [])
+    chosen_seats = seats if seats is not None else len(game.default_lineup.split(","))
+    settings = check_seats(game, base, players, chosen_seats)
+    if not 0 < threshold < 1:
+        raise UserError(f"--threshold: {threshold} is not allowed: give a number between 0 and 1")
+    request = PsroRequest(
+        game=game,
+        settings=settings,
+        population=players,
+        seats=chosen_seats,
+        field_games=parse_count(games, "--games"),
+        exploit_games=parse_count(search_games, "--search-games"),
+        families=families_of(game, strategies),
+        threshold=threshold,
+        iterations=_whole(iterations, "--iterations", 1),
+        seed=_whole(seed, "--seed", 0),
+        jobs=_jobs(jobs),
+        bootstrap=_whole(bootstrap, "--bootstrap", 2),
+        out=out,
+    )
+    def report(text: str) -> None:
+        typer.echo(f"  {text}", err=True)
+
+    result = run_psro(request, report)
+    typer.echo(result.summary())
+    typer.echo(f"\nWritten to {out}/ (load with zooanalysis.load_run({str(out)!r}))")
 
 
 @app.command(

@@ -28,6 +28,18 @@ def load_run(path: str | Path) -> Run:
         from zooanalysis.tournament import TournamentResult  # scipy: only when needed
 
         result: ResultFolder = TournamentResult(manifest, path=path)
+    elif kind == "field":
+        from zooanalysis.field import FieldResult
+
+        result = FieldResult(manifest, path=path)
+    elif kind == "exploit":
+        from zooanalysis.exploit import ExploitResult
+
+        result = ExploitResult(manifest, path=path)
+    elif kind == "psro":
+        from zooanalysis.psro import PsroResult
+
+        result = PsroResult(manifest, path=path)
     elif kind == "tune":
         from zooanalysis.tuning import TuneResult
 

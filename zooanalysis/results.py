@@ -391,7 +391,26 @@ class Run(ResultFolder):
         return (
             f"{manifest['title']}: {count}, {len(self.lineup)} players "
             f"({', '.join(self.lineup)}), seed {manifest['seed']}{timing}{stopped}"
+            f"{field_origin(manifest)}"
         )
+
+
+def field_origin(manifest: Mapping[str, Any]) -> str:
+    """For a run whose seats drew their strategies from a field's mix: a line saying which
+    field (folder, population, mix), else nothing."""
+    field = manifest.get("field")
+    if not field:
+        return ""
+    mix = ", ".join(
+        f"{label} {100 * weight:.1f}%"
+        for label, weight in zip(field["population"], field["weights"], strict=True)
+    )
+    population = field.get("field_population") or field["population"]
+    return (
+        f"\nEvery seat drew its strategy, game by game, from the equilibrium mix of the field "
+        f"{field['path']} ({mix}; population {', '.join(population)}; field made "
+        f"{field.get('field_created', '?')})"
+    )
 
 
 def add_rate(values: dict[str, float], name: str, row, column: str = "rate") -> None:

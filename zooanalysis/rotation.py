@@ -22,11 +22,10 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy.stats import norm
 
 from zooanalysis.games.base import BatchJob, BatchResult
 from zooanalysis.outcome import share_unit, win_share_units
-from zooanalysis.stats import moments
+from zooanalysis.stats import moments, normal_sf
 from zooanalysis.strategy_spec import PlayerSpec
 
 Z_95 = 1.959963984540054
@@ -251,7 +250,7 @@ def pair_table(totals: BatchResult, labels: Sequence[str], scale: int) -> pd.Dat
                     "difference": mean,
                     "ci_low": mean - half,
                     "ci_high": mean + half,
-                    "p_value": 2 * norm.sf(abs(z)),
+                    "p_value": 2 * normal_sf(abs(z)),
                     "unrotated_ci_half_width": unrotated_half,
                     "paired_ci_half_width": half,
                     "deals": int(deals),

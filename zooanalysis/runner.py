@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from joblib import Parallel, delayed
 
 from zooanalysis.errors import UserError
 from zooanalysis.games.base import BatchJob, BatchResult
@@ -221,6 +220,8 @@ def run_chunks(
         if joblib_backend == "threading" or n_jobs == 1:
             yield from _in_threads(call, chunks, n_jobs)
             return
+        from joblib import Parallel, delayed  # only here: its import takes a while
+
         dispatched: deque[Chunk] = deque()
 
         def tasks():

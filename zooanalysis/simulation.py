@@ -95,11 +95,24 @@ class RunRequest:
     out: Path | None = None
     scenario: str | None = None
     command: list[str] = field(default_factory=list)
+    mix: Any = None
+    """A ``field_lineup.FieldMix`` when every seat draws its strategy from a field's mix
+    (``--players field:FOLDER``); the lineup's seats are then labelled ``field``."""
+
+
+def lineup_job(request: RunRequest, lineup: list[PlayerSpec], with_rows: bool):
+    """The game's batch job for ``lineup``, or, for a field run, the job that draws every
+    seat's strategy from the mix."""
+    if request.mix is not None:
+        from zooanalysis.field_lineup import MixedBatch
+
+        return MixedBatch(request.game, request.settings, request.mix, with_rows)
+    return request.game.batch_job(request.settings, lineup, with_rows)
 
 
 def warm_up(request: RunRequest) -> None:
     """Play one tiny batch so compilation (or loading numba's cache) happens up front."""
-    request.game.batch_job(request.settings, request.lineup, False)(0, 1)
+    lineup_job(request, request.lineup, False)(0, 1)
 
 
 def run_simulation(
@@ -250,12 +263,9 @@ def _batch_job(request: RunRequest):
     """The batch job: the game's own, or one that plays every rotation of the lineup."""
     game = request.game
     if not request.rotate_seats:
-        return game.batch_job(request.settings, request.lineup, request.with_rows)
+        return lineup_job(request, request.lineup, request.with_rows)
     return RotatedBatch(
-        jobs=tuple(
-            game.batch_job(request.settings, lineup, True)
-            for lineup in rotated_lineups(request.lineup)
-        ),
+        jobs=tuple(lineup_job(request, lineup, True) for lineup in rotated_lineups(request.lineup)),
         row_wins=game.row_wins,
         label_of_player=labels_of_players(request.lineup),
         keep_rows=request.with_rows,
@@ -390,6 +400,7 @@ def _request_record(request: RunRequest) -> dict[str, Any]:
         "rotate_seats": request.rotate_seats,
         "until_ci": request.until_ci,
         "scenario": request.scenario,
+        **({"field": request.mix.record()} if request.mix is not None else {}),
     }
 
 
@@ -571,7 +582,14 @@ def resume_request(
     record = read_request_file(record_path)["request"]
     try:
         game = get_game(record["game"])
-        lineup = parse_lineup(record["players"], game.strategies)
+        mix = None
+        if "field" in record:
+            from zooanalysis.field_lineup import lineup_of, mix_from_record
+
+            mix = mix_from_record(record["field"], game)
+            lineup = lineup_of(mix)
+        else:
+            lineup = parse_lineup(record["players"], game.strategies)
         settings = game.settings_for_lineup(game.settings_from_table(record["settings"]), lineup)
         request = RunRequest(
             game=game,
@@ -588,6 +606,7 @@ def resume_request(
             until_ci=record["until_ci"],
             out=out,
             scenario=record["scenario"],
+            mix=mix,
         )
     except (KeyError, TypeError) as error:
         raise ResumeRefusedError(
@@ -679,6 +698,7 @@ def _manifest(request: RunRequest, totals, tables, stop, record=None) -> dict[st
             else None
         ),
         "players": [{"strategy": p.strategy, "params": p.as_dict()} for p in request.lineup],
+        **({"field": request.mix.describe()} if request.mix is not None else {}),
         "seed": request.seed,
         "games": totals.games,
         "batch_size": request.batch_size,

@@ -9,12 +9,12 @@ in [0, 1] with mean p has a variance of at most p(1 - p), so the interval is con
 from __future__ import annotations
 
 import math
+from statistics import NormalDist
 from typing import Any
 
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
-from scipy.stats import norm
 
 from zooanalysis.numbers import format_count
 
@@ -25,7 +25,13 @@ def _z_for(confidence: float) -> float:
     """The two-sided standard normal quantile for ``confidence`` (1.959963... for 0.95)."""
     if not 0.0 < confidence < 1.0:
         raise ValueError(f"confidence must be strictly between 0 and 1, got {confidence!r}")
-    return float(norm.ppf(0.5 + confidence / 2.0))
+    return NormalDist().inv_cdf(0.5 + confidence / 2.0)
+
+
+def normal_sf(z: float) -> float:
+    """P(Z > z) for a standard normal Z (``scipy.stats.norm.sf`` without importing scipy,
+    whose import alone takes about a second at start-up)."""
+    return 0.5 * math.erfc(z / math.sqrt(2.0))
 
 
 def wilson_interval(
@@ -132,7 +138,7 @@ def two_proportion_test(s1: float, n1: float, s2: float, n2: float) -> float:
     if se == 0.0:
         return 1.0
     z = (s1 / n1 - s2 / n2) / se
-    return float(min(1.0, 2.0 * norm.sf(abs(z))))
+    return float(min(1.0, 2.0 * normal_sf(abs(z))))
 
 
 def same_games_difference(
@@ -156,7 +162,7 @@ def same_games_difference(
     if se == 0.0:
         p = 1.0 if difference == 0 else 0.0
     else:
-        p = float(min(1.0, 2.0 * norm.sf(abs(difference) / se)))
+        p = float(min(1.0, 2.0 * normal_sf(abs(difference) / se)))
     return difference, difference - z * se, difference + z * se, p
 
 
@@ -168,7 +174,7 @@ def share_test(share: float, reference: float, n: float) -> float:
     if n <= 0 or not 0.0 < reference < 1.0:
         return math.nan
     z = (share - reference) / math.sqrt(reference * (1.0 - reference) / n)
-    return float(min(1.0, 2.0 * norm.sf(abs(z))))
+    return float(min(1.0, 2.0 * normal_sf(abs(z))))
 
 
 def cluster_interval(sums: ArrayLike, trials: ArrayLike) -> tuple[float, float, float]:

@@ -82,10 +82,10 @@ def lock_path(path: Path) -> Path:
     return path.parent / f".{path.name}.lock"
 
 
-def discard_hint(path: Path) -> str:
-    """How to continue or delete the kept work of a run to ``path``."""
+def discard_hint(path: Path, command: str = "zoosim run") -> str:
+    """How to continue or delete the kept work of a run to ``path`` (made by ``command``)."""
     return (
-        f"continue it with zoosim run --resume {path} (or delete the kept work with "
+        f"continue it with {command} --resume {path} (or delete the kept work with "
         f"rm -r {partial_path(path)})"
     )
 
@@ -93,9 +93,9 @@ def discard_hint(path: Path) -> str:
 class RunInterruptedError(Exception):
     """A run stopped by Ctrl-C or SIGTERM whose checkpoint was kept, so it can be resumed."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, command: str = "zoosim run") -> None:
         super().__init__(
-            f"interrupted; no results were written. Continue it with: zoosim run "
+            f"interrupted; no results were written. Continue it with: {command} "
             f"--resume {path} (or delete the kept work with rm -r {partial_path(path)})"
         )
         self.path = path
@@ -242,6 +242,7 @@ def reserve_output(
     resume: bool = False,
     resumable: bool = True,
     unique: bool = False,
+    command: str = "zoosim run",
 ) -> Iterator[OutputFolder]:
     """Reserve output ``path`` for the block: lock it, check it, create its working folder.
 
@@ -253,7 +254,8 @@ def reserve_output(
     When the block fails, a ``resumable`` run keeps its working folder: on Ctrl-C or
     SIGTERM always (:class:`RunInterruptedError`), otherwise when it is resumed or holds a
     checkpoint, and the error line then says how to continue or delete it. Anything else is
-    removed: a failure leaves no partial output.
+    removed: a failure leaves no partial output. ``command`` is what the messages tell the
+    user to resume with.
     """
     path = Path(path)
     with ExitStack() as stack:
@@ -261,7 +263,7 @@ def reserve_output(
         for number in range(2, 10_000):
             try:
                 stack.enter_context(output_lock(candidate, option))
-                folder = _claim(candidate, option, resume, resumable)
+                folder = _claim(candidate, option, resume, resumable, command)
                 break
             except OutputTakenError:
                 stack.close()
@@ -276,7 +278,7 @@ def reserve_output(
             if not resumable or (not resume and _is_empty(folder.working)):
                 shutil.rmtree(folder.working, ignore_errors=True)  # nothing to resume
                 raise
-            raise RunInterruptedError(folder.path) from None
+            raise RunInterruptedError(folder.path, command) from None
         except BaseException as error:
             if folder.finished:
                 raise
@@ -293,11 +295,12 @@ def reserve_output(
                 ) from None
             if isinstance(error, UserError):
                 raise UserError(
-                    f"{error}; the work so far is kept: {discard_hint(folder.path)}"
+                    f"{error}; the work so far is kept: {discard_hint(folder.path, command)}"
                 ) from None
             if isinstance(error, OSError):
                 raise StorageError(
-                    f"{_oserror_line(error)}; the work so far is kept: {discard_hint(folder.path)}"
+                    f"{_oserror_line(error)}; the work so far is kept: "
+                    f"{discard_hint(folder.path, command)}"
                 ) from None
             raise
 
@@ -309,7 +312,9 @@ def _is_empty(folder: Path) -> bool:
         return False
 
 
-def _claim(path: Path, option: str, resume: bool, resumable: bool) -> OutputFolder:
+def _claim(
+    path: Path, option: str, resume: bool, resumable: bool, command: str = "zoosim run"
+) -> OutputFolder:
     """Check ``path`` under its lock and create (or, resuming, find) its working folder."""
     working = partial_path(path)
     if path.exists() or path.is_symlink():
@@ -326,7 +331,7 @@ def _claim(path: Path, option: str, resume: bool, resumable: bool) -> OutputFold
     if working.exists():
         if resumable:
             raise OutputTakenError(
-                f"{option}: an interrupted run of {path} exists; {discard_hint(path)}"
+                f"{option}: an interrupted run of {path} exists; {discard_hint(path, command)}"
             )
         raise OutputTakenError(
             f"{option}: {working} was left by an interrupted zoosim; delete it with "
@@ -608,7 +613,8 @@ def git_commit() -> str:
 
 def environment() -> dict[str, str]:
     """Versions and machine facts recorded with every run."""
-    import joblib
+    from importlib.metadata import version  # not joblib itself: a slow import
+
     import numba
     import numpy
 
@@ -617,7 +623,7 @@ def environment() -> dict[str, str]:
         "numpy": numpy.__version__,
         "numba": numba.__version__,
         "pandas": pd.__version__,
-        "joblib": joblib.__version__,
+        "joblib": version("joblib"),
         "platform": platform.platform(),
         "machine": platform.machine(),
         "processor": platform.processor() or "unknown",

@@ -8,9 +8,12 @@ from zooanalysis.errors import UserError
 from zooanalysis.games.base import Game
 
 _BUILT_IN = {
+    "big-two": "zooanalysis.games.big_two.game:GAME",
     "bluff": "zooanalysis.games.bluff.game:GAME",
+    "bug-house": "zooanalysis.games.bug_house.game:GAME",
     "chai-tea-jazz": "zooanalysis.games.chai_tea_jazz.game:GAME",
     "dodgeball": "zooanalysis.games.dodgeball.game:GAME",
+    "hearts": "zooanalysis.games.hearts.game:GAME",
     "lucky-lions": "zooanalysis.games.lucky_lions.game:GAME",
     "short-zoot-suit": "zooanalysis.games.short_zoot_suit.game:GAME",
     "through-the-zoo": "zooanalysis.games.through_the_zoo.game:GAME",

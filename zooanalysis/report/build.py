@@ -14,7 +14,7 @@ REPORTS_FOLDER = Path("reports")
 
 
 def folder_kind(path: Path) -> str:
-    """``run``, ``tournament`` or ``sweep``; ``UserError`` for anything else."""
+    """``run``, ``tournament``, ``field`` or ``sweep``; ``UserError`` for anything else."""
     path = Path(path)
     if not path.is_dir():
         raise UserError(f"RUN_DIR: {path} is not a folder; give a run, tournament or sweep folder")
@@ -23,7 +23,13 @@ def folder_kind(path: Path) -> str:
     if (path / MANIFEST).is_file():
         from zooanalysis.storage import read_manifest
 
-        return "tournament" if read_manifest(path).get("kind") == "tournament" else "run"
+        kind = read_manifest(path).get("kind")
+        if kind in ("tune", "exploit", "psro"):
+            raise UserError(
+                f"RUN_DIR: {path} is the folder of zoosim {kind}, which has no report; zoosim show "
+                "prints it (reports are made of run, tournament, field and sweep folders)"
+            )
+        return kind if kind in ("tournament", "field") else "run"
     raise UserError(
         f"RUN_DIR: {path} holds no manifest.json and no finished sweep (cells.parquet); "
         "give a folder written by zoosim run, tournament or sweep"
@@ -50,6 +56,10 @@ def report_document(source: Path) -> ReportDocument:
             from zooanalysis.report.tournament import tournament_document
 
             return tournament_document(result)
+        if kind == "field":
+            from zooanalysis.report.field import field_document
+
+            return field_document(result)
         from zooanalysis.report.run_report import run_document
 
         return run_document(result)

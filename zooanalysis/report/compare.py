@@ -16,14 +16,13 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from scipy.stats import norm
 
 from zooanalysis.errors import UserError
 from zooanalysis.report.balance import DEFINITIONS, balance_metrics
 from zooanalysis.report.model import Figure, Finding, ReportDocument, Section, Table
 from zooanalysis.report.style import PALETTE, REFERENCE
 from zooanalysis.results import Run
-from zooanalysis.stats import holm, two_proportion_test
+from zooanalysis.stats import holm, normal_sf, two_proportion_test
 
 Z_95 = 1.959963984540054
 SIGNIFICANCE = 0.05
@@ -123,7 +122,7 @@ def compare_metrics(run_a: Run, run_b: Run) -> pd.DataFrame:
             )
             low, high = difference - Z_95 * se, difference + Z_95 * se
             p = (
-                float(2 * norm.sf(abs(difference) / se))
+                float(2 * normal_sf(abs(difference) / se))
                 if se > 0
                 else (1.0 if difference == 0 else 0.0)
             )

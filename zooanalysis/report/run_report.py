@@ -182,4 +182,8 @@ def run_facts(run: Run) -> dict[str, str]:
         "Git commit": str(manifest.get("git_commit", "?")),
         "Created": str(manifest.get("created", "?")),
     }
+    if manifest.get("field"):
+        from zooanalysis.results import field_origin
+
+        facts["Field"] = field_origin(manifest).strip()
     return facts

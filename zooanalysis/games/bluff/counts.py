@@ -48,15 +48,33 @@ def new_totals(players: int) -> dict[str, np.ndarray]:
         # the single winner became sole leader for good (20 bins of 5% of the game's moves)
         "lead_changes_hist": np.zeros(LEAD_CHANGE_BINS, dtype=np.int64),
         "settled_hist": np.zeros(SETTLED_BINS, dtype=np.int64),
-        "move_counts": np.zeros((n, 4), dtype=np.int64),
-        # claimed count, kind, pile size, claimant's move (hand/draw/none), doubter, claimant,
-        # claim held (0/1)
-        "doubts": np.zeros((COUNT_BINS, N_KINDS, PILE_BINS, 3, n, n, 2), dtype=np.int64),
+        # claimed count, kind, pile size, claimant's move (hand/draw/none), doubter, claim
+        # held (0/1); the claimant is always the seat before the doubter (see claimant_seat)
+        "doubts": np.zeros((COUNT_BINS, N_KINDS, PILE_BINS, 3, n, 2), dtype=np.int64),
         # claimant, claimed count, kind, pile size, move (hand/draw/none), true when made (0/1)
         "claims": np.zeros((n, COUNT_BINS, N_KINDS, PILE_BINS, 3, 2), dtype=np.int64),
         # win_ties (seat, tied winners) and winning margins: zooanalysis.outcome
         **new_outcome_totals(n),
     }
+
+
+def claimant_seat(doubter: np.ndarray | int, players: int) -> np.ndarray | int:
+    """The seat whose claim a doubter doubts: the seat before it (players take turns, and a
+    doubt answers the claim just made)."""
+    return (doubter - 1) % players
+
+
+def move_counts(totals: dict[str, np.ndarray]) -> np.ndarray:
+    """Moves per seat and type (doubt, hand, draw, none), from the doubt and claim tables.
+
+    Every move but a doubt makes exactly one claim, and the claim table's top bins hold
+    "that many or more", so no move is lost: doubts by doubter, claims by seat and move.
+    """
+    claims = totals["claims"]
+    counts = np.zeros((claims.shape[0], 4), dtype=np.int64)
+    counts[:, 0] = totals["doubts"].sum(axis=(0, 1, 2, 3, 5))
+    counts[:, 1:] = claims.sum(axis=(1, 2, 3, 5))
+    return counts
 
 
 def new_rows(games: int, players: int) -> dict[str, np.ndarray]:
@@ -92,7 +110,6 @@ def tally(record: GameRecord, totals: dict[str, np.ndarray]) -> None:
         start = settled_move(moves, leaders, record.winners[0])
         totals["settled_hist"][settled_bin(start, record.moves)] += 1
     for seat, count, kind, move, pile_size, true_now in record.claims:
-        totals["move_counts"][seat, move] += 1
         totals["claims"][
             seat,
             min(count, COUNT_BINS - 1),
@@ -101,14 +118,15 @@ def tally(record: GameRecord, totals: dict[str, np.ndarray]) -> None:
             move - 1,
             int(true_now),
         ] += 1
+    players = len(record.scores)
     for doubter, claimant, count, kind, pile_size, held, claimant_move in record.doubts:
-        totals["move_counts"][doubter, 0] += 1
+        if claimant != claimant_seat(doubter, players):
+            raise AssertionError(f"seat {doubter} doubted seat {claimant}'s claim")
         totals["doubts"][
             min(count, COUNT_BINS - 1),
             kind,
             min(pile_size, PILE_BINS - 1),
             claimant_move - 1,
             doubter,
-            claimant,
             int(held),
         ] += 1

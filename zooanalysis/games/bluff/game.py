@@ -15,7 +15,13 @@ from zooanalysis.games.base import BatchResult, Game
 from zooanalysis.games.bluff import odds
 from zooanalysis.games.bluff.batch import BluffBatch, make_batch
 from zooanalysis.games.bluff.cards import KINDS
-from zooanalysis.games.bluff.counts import MOVE_BINS, POINT_BINS, ROUND_BINS
+from zooanalysis.games.bluff.counts import (
+    MOVE_BINS,
+    POINT_BINS,
+    ROUND_BINS,
+    claimant_seat,
+    move_counts,
+)
 from zooanalysis.games.bluff.engine import END_REASONS
 from zooanalysis.games.bluff.rules import (
     MAX_PLAYERS,
@@ -107,19 +113,17 @@ def result_tables(totals: BatchResult, labels: list[str]) -> dict[str, pd.DataFr
     ``lead_changes`` and ``settled`` tables follow ``zooanalysis.trajectory``.
     """
     seats = seat_table(totals, labels)
+    moves = move_counts(totals)
     for move, name in enumerate(MOVE_NAMES):
-        seats[f"moves_{name}"] = totals["move_counts"][:, move]
+        seats[f"moves_{name}"] = moves[:, move]
     doubts = nonzero_cells(
         totals["doubts"],
-        [
-            "claimed_count",
-            "kind",
-            "pile_size",
-            "claimant_move",
-            "doubter_seat",
-            "claimant_seat",
-            "claim_held",
-        ],
+        ["claimed_count", "kind", "pile_size", "claimant_move", "doubter_seat", "claim_held"],
+    )
+    doubts.insert(
+        doubts.columns.get_loc("doubter_seat") + 1,
+        "claimant_seat",
+        claimant_seat(doubts["doubter_seat"], len(labels)),
     )
     doubts = _split_outcome(doubts, "claim_held", ["doubt_succeeded", "doubt_failed"])
     claims = nonzero_cells(

@@ -23,6 +23,15 @@ from zooanalysis.games.bluff.cards import (
     WILD_2,
 )
 
+decision_code = njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
+"""How a strategy's entry points (``strategies.choose_move`` ...) are compiled: without numba's
+reference counting (``_nrt=False``), so they can allocate nothing. Counting references costs
+two atomic operations per array argument and call, which made up about 60 ns of every
+decision the kernel asked for (issue 13)."""
+inlined = njit(cache=True, nogil=True, error_model="numpy", _nrt=False, inline="always")
+"""How the pieces of a decision are compiled: as ``decision_code``, inlined where they are
+called (a call passes every array as a dozen words; a bayes decision makes dozens)."""
+
 _TAIL_LIMIT = 8.0
 _TAIL_STEPS_PER_UNIT = 1024
 _NORMAL_UPPER_TAIL = np.array(
@@ -40,7 +49,7 @@ MODE_BOTH = 3
 N_MODES = 4
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@inlined
 def normal_upper_tail(z: float) -> float:
     """P(Z >= z) for a standard normal Z by interpolation in a table: within 3e-8 of
     ``erfc`` and about three times faster, which matters in the strategies' inner loop."""
@@ -54,7 +63,7 @@ def normal_upper_tail(z: float) -> float:
     return _NORMAL_UPPER_TAIL[index] * (1.0 - fraction) + _NORMAL_UPPER_TAIL[index + 1] * fraction
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@inlined
 def card_contribution(card: np.int64, kind: np.int64, mode: np.int64) -> np.int64:
     """Animals of ``kind`` one card adds to a doubt count in action mode ``mode``."""
     if card < N_ANIMAL_TYPES:
@@ -72,7 +81,21 @@ def card_contribution(card: np.int64, kind: np.int64, mode: np.int64) -> np.int6
     return 0
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+CONTRIBUTION = np.array(
+    [
+        [[card_contribution.py_func(card, kind, mode) for kind in range(N_KINDS)]
+         for card in range(N_CARD_TYPES)]
+        for mode in range(N_MODES)
+    ],
+    dtype=np.int64,
+)
+"""``CONTRIBUTION[mode, card, kind]`` is ``card_contribution(card, kind, mode)``: the strategies'
+inner loops look it up instead of branching."""
+STRONGEST_VALUE = CONTRIBUTION[MODE_PLAIN].max(axis=1)
+"""Most animals of any one kind each card type adds in plain mode."""
+
+
+@inlined
 def pile_mode(counts: np.ndarray) -> np.int64:
     """The action mode a pile with these card-type counts is counted in."""
     if counts[STOP] % 2 == 1:
@@ -85,7 +108,7 @@ def pile_mode(counts: np.ndarray) -> np.int64:
     return mode
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@inlined
 def count_in_mode(counts: np.ndarray, kind: np.int64, mode: np.int64) -> np.int64:
     """Animals of ``kind`` in cards with these type counts, counted in action mode ``mode``."""
     total = 0
@@ -95,13 +118,13 @@ def count_in_mode(counts: np.ndarray, kind: np.int64, mode: np.int64) -> np.int6
     return total
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@inlined
 def count_kind(counts: np.ndarray, kind: np.int64) -> np.int64:
     """The doubt count of a whole pile (the kernel's form of ``rules.count_for_kind``)."""
     return count_in_mode(counts, kind, pile_mode(counts))
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@inlined
 def min_legal_count(
     claim_count: np.int64, claim_kind: np.int64, kind: np.int64, claim_cap: np.int64
 ) -> np.int64:
@@ -127,8 +150,24 @@ VARIANCES = MEANS + N_MODES
 KNOWN = VARIANCES + N_MODES
 """Workspace rows KNOWN + mode: animals of each kind the known pile cards show in that mode."""
 MODES = KNOWN + N_MODES
-"""Workspace rows MODES + 0/1/2: mode probabilities (spare rows for candidate placements)."""
-WORKSPACE_ROWS = MODES + 3
+"""Workspace rows MODES + row: mode probabilities, one row per candidate situation (below)."""
+ROW_HELD = 0
+"""Mode-probability row: the known pile cards, the unknown ones as they are."""
+ROW_DRAW = 1
+"""Mode-probability row: one more unknown card (the top draw-pile card placed unseen)."""
+ROW_ACTION = 2
+"""Mode-probability rows ROW_ACTION + 0/1/2: the known cards plus one "All cards count 1",
+"All animals are equal" or stop card placed from the hand."""
+EXPECTED = MODES + ROW_ACTION + 3
+"""Workspace rows EXPECTED + mode: the unknown cards' expected animals of each kind."""
+SPREADS = EXPECTED + N_MODES
+"""Workspace rows SPREADS + mode: their standard deviation (finite-population corrected)."""
+DRAW_SPREADS = SPREADS + N_MODES
+"""Rows DRAW_SPREADS + 0 .. 7: EXPECTED and SPREADS for one more unknown card (a draw)."""
+TAILS = DRAW_SPREADS + 2 * N_MODES
+"""Rows TAILS + 0 .. 3: room for 20 tail chances a decision computes once and reuses (the
+"equal" and "both" modes' tails do not depend on the kind, see :func:`cached_tail`)."""
+WORKSPACE_ROWS = TAILS + 4
 
 
 def new_workspace() -> np.ndarray:
@@ -136,14 +175,14 @@ def new_workspace() -> np.ndarray:
     return np.zeros((WORKSPACE_ROWS, N_KINDS), dtype=np.float64)
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@inlined
 def _write_moments(work, mode, kind, cards, values, squares, total):
     mean = values / total if total > 0 else 0.0
     work[MEANS + mode, kind] = mean
     work[VARIANCES + mode, kind] = max(0.0, squares / total - mean * mean) if total > 0 else 0.0
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@inlined
 def prepare_beliefs(known: np.ndarray, unseen: np.ndarray, work: np.ndarray) -> np.int64:
     """Fill ``work`` with the unseen-card moments and known counts; returns the unseen total.
 
@@ -226,7 +265,7 @@ def prepare_beliefs(known: np.ndarray, unseen: np.ndarray, work: np.ndarray) -> 
     return total
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@inlined
 def mode_probabilities(
     count_ones: np.int64,
     all_equals: np.int64,
@@ -263,7 +302,7 @@ def mode_probabilities(
     return 1.0 - both - count_one_only - equal_only, count_one_only, equal_only, both
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@inlined
 def store_mode_probabilities(
     known: np.ndarray,
     extra_card: np.int64,
@@ -291,7 +330,92 @@ def store_mode_probabilities(
     work[MODES + row, MODE_BOTH] = both
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@inlined
+def prepare_spreads(
+    unknown_cards: np.int64, total_unseen: np.int64, work: np.ndarray, first_row: np.int64
+) -> None:
+    """Fill ``work[first_row : first_row + 8]`` (``EXPECTED`` and ``SPREADS`` rows, or
+    ``DRAW_SPREADS``) for ``unknown_cards`` unknown cards, from :func:`prepare_beliefs`.
+
+    Per mode and kind, the unknown cards' expected animals and their standard deviation with
+    the finite-population correction. They do not depend on the claim, so a decision computes
+    them once, not for every candidate claim (the "equal" and "both" modes, which do not
+    depend on the kind either, once for all kinds).
+    """
+    correction = 1.0
+    if total_unseen > 1:
+        correction = max(0.0, (total_unseen - unknown_cards) / (total_unseen - 1.0))
+    for mode in range(N_MODES):
+        kinds = N_KINDS if mode < MODE_ALL_EQUAL else 1
+        for kind in range(kinds):
+            expected = unknown_cards * work[MEANS + mode, kind]
+            spread = math.sqrt(unknown_cards * work[VARIANCES + mode, kind] * correction)
+            work[first_row + mode, kind] = expected
+            work[first_row + N_MODES + mode, kind] = spread
+        for kind in range(kinds, N_KINDS):
+            work[first_row + mode, kind] = work[first_row + mode, 0]
+            work[first_row + N_MODES + mode, kind] = work[first_row + N_MODES + mode, 0]
+
+
+@inlined
+def tail_chance(
+    needed: float, unknown_cards: np.int64, total_unseen: np.int64, expected: float, spread: float
+) -> float:
+    """Believed probability that ``unknown_cards`` unknown cards add at least ``needed``
+    animals in one action mode, given their ``expected`` animals and ``spread`` (from
+    :func:`prepare_spreads`): 1 if nothing is needed, 0 if no card is unknown, else the
+    normal tail with a continuity correction."""
+    if needed <= 0:
+        return 1.0
+    if unknown_cards <= 0 or total_unseen == 0:
+        return 0.0
+    if spread < 1e-12:
+        return 1.0 if expected >= needed else 0.0
+    return normal_upper_tail((needed - 0.5 - expected) / spread)
+
+
+@inlined
+def mixed_chance(work: np.ndarray, row: np.int64, plain, count_one, equal, both) -> float:
+    """The chances in the four action modes weighted by ``work[MODES + row]``'s mode
+    probabilities (modes of probability 0 or less left out), clipped to [0, 1]."""
+    probability = 0.0
+    if work[MODES + row, MODE_PLAIN] > 0.0:
+        probability += work[MODES + row, MODE_PLAIN] * plain
+    if work[MODES + row, MODE_COUNT_ONE] > 0.0:
+        probability += work[MODES + row, MODE_COUNT_ONE] * count_one
+    if work[MODES + row, MODE_ALL_EQUAL] > 0.0:
+        probability += work[MODES + row, MODE_ALL_EQUAL] * equal
+    if work[MODES + row, MODE_BOTH] > 0.0:
+        probability += work[MODES + row, MODE_BOTH] * both
+    return min(1.0, max(0.0, probability))
+
+
+@inlined
+def mode_tail(
+    count: np.int64,
+    kind: np.int64,
+    extra_card: np.int64,
+    unknown_cards: np.int64,
+    total_unseen: np.int64,
+    work: np.ndarray,
+    spreads: np.int64,
+    mode: np.int64,
+) -> float:
+    """:func:`tail_chance` of at least ``count`` animals of ``kind`` in action mode ``mode``,
+    the known cards plus ``extra_card`` (or -1) counted, the rest unknown."""
+    needed = count - work[KNOWN + mode, kind]
+    if extra_card >= 0:
+        needed -= CONTRIBUTION[mode, extra_card, kind]
+    return tail_chance(
+        needed,
+        unknown_cards,
+        total_unseen,
+        work[spreads + mode, kind],
+        work[spreads + N_MODES + mode, kind],
+    )
+
+
+@inlined
 def chance_at_least(
     count: np.int64,
     kind: np.int64,
@@ -300,36 +424,51 @@ def chance_at_least(
     total_unseen: np.int64,
     work: np.ndarray,
     row: np.int64,
+    spreads: np.int64,
 ) -> float:
     """Believed probability that the pile holds at least ``count`` animals of ``kind``.
 
-    Uses the beliefs in ``work`` (from :func:`prepare_beliefs`) and the mode probabilities in
-    ``work[MODES + row]``; ``extra_card`` (or -1) is a known card added to the known ones.
-    Within each action mode the unknown cards' sum is taken as normal, with continuity and
-    finite-population corrections.
+    Uses the beliefs in ``work`` (from :func:`prepare_beliefs`), the mode probabilities in
+    ``work[MODES + row]`` and the unknown cards' expectations and spreads in
+    ``work[spreads : spreads + 8]`` (``EXPECTED`` or ``DRAW_SPREADS``, from
+    :func:`prepare_spreads` for ``unknown_cards``); ``extra_card`` (or -1) is a known card
+    added to the known ones. Within each action mode the unknown cards' sum is taken as
+    normal, with continuity and finite-population corrections.
     """
-    probability = 0.0
-    for mode in range(N_MODES):
-        weight = work[MODES + row, mode]
-        if weight <= 0.0:
-            continue
-        needed = count - work[KNOWN + mode, kind]
-        if extra_card >= 0:
-            needed -= card_contribution(extra_card, kind, mode)
-        if needed <= 0:
-            probability += weight
-            continue
-        if unknown_cards <= 0 or total_unseen == 0:
-            continue
-        correction = 1.0
-        if total_unseen > 1:
-            correction = max(0.0, (total_unseen - unknown_cards) / (total_unseen - 1.0))
-        spread = math.sqrt(unknown_cards * work[VARIANCES + mode, kind] * correction)
-        expected = unknown_cards * work[MEANS + mode, kind]
-        if spread < 1e-12:
-            if expected >= needed:
-                probability += weight
-            continue
-        z = (needed - 0.5 - expected) / spread
-        probability += weight * normal_upper_tail(z)
-    return min(1.0, max(0.0, probability))
+    return mixed_chance(
+        work,
+        row,
+        mode_tail(count, kind, extra_card, unknown_cards, total_unseen, work, spreads, 0),
+        mode_tail(count, kind, extra_card, unknown_cards, total_unseen, work, spreads, 1),
+        mode_tail(count, kind, extra_card, unknown_cards, total_unseen, work, spreads, 2),
+        mode_tail(count, kind, extra_card, unknown_cards, total_unseen, work, spreads, 3),
+    )
+
+
+@inlined
+def cached_tail(
+    computed: np.int64,
+    slot: np.int64,
+    count: np.int64,
+    kind: np.int64,
+    extra_card: np.int64,
+    unknown_cards: np.int64,
+    total_unseen: np.int64,
+    work: np.ndarray,
+    spreads: np.int64,
+    mode: np.int64,
+) -> tuple:
+    """:func:`mode_tail`, kept in slot ``slot`` (0-19) of ``work[TAILS:]`` for reuse.
+
+    ``computed`` has bit ``slot`` set once the slot holds its value; returns (tail, computed
+    with the bit set). The caller gives equal arguments the same slot, and a new decision
+    starts with ``computed`` 0, so the result is always :func:`mode_tail`'s.
+    """
+    row = TAILS + slot // N_KINDS
+    column = slot % N_KINDS
+    if (computed >> slot) & 1 == 0:
+        work[row, column] = mode_tail(
+            count, kind, extra_card, unknown_cards, total_unseen, work, spreads, mode
+        )
+        computed |= np.int64(1) << slot
+    return work[row, column], computed

@@ -16,22 +16,37 @@ parameters and the game's random stream. Nothing else of the game reaches a stra
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from zooanalysis.games.bluff.cards import COUNT_ONE, N_CARD_TYPES, N_KINDS
+from zooanalysis.games.bluff.cards import COUNT_ONE, N_CARD_TYPES, N_KINDS, WILD_1, WILD_2
 from zooanalysis.games.bluff.policy_math import (
+    CONTRIBUTION,
+    DRAW_SPREADS,
+    EXPECTED,
     KNOWN,
-    MEANS,
+    MODE_ALL_EQUAL,
+    MODE_BOTH,
+    MODE_COUNT_ONE,
     MODE_PLAIN,
-    card_contribution,
+    N_MODES,
+    ROW_ACTION,
+    ROW_DRAW,
+    ROW_HELD,
+    STRONGEST_VALUE,
+    cached_tail,
     chance_at_least,
+    count_in_mode,
     count_kind,
+    decision_code,
+    inlined,
     min_legal_count,
+    mixed_chance,
+    mode_tail,
     pile_mode,
     prepare_beliefs,
+    prepare_spreads,
     store_mode_probabilities,
 )
-from zooanalysis.rng import below, uniform
+from zooanalysis.rng import below, next_u64, uniform
 from zooanalysis.strategy_spec import ParamSpec, PlayerSpec, StrategyInfo, params_array
 
 MOVE_DOUBT = 0
@@ -115,7 +130,7 @@ def strategy_params(player: PlayerSpec) -> np.ndarray:
 # --- shared pieces --------------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@inlined
 def _unknown_pile_cards(known: np.ndarray, pile_size: np.int64) -> np.int64:
     known_cards = 0
     for card in range(N_CARD_TYPES):
@@ -123,30 +138,23 @@ def _unknown_pile_cards(known: np.ndarray, pile_size: np.int64) -> np.int64:
     return pile_size - known_cards
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
-def _strongest_value(card):
-    """Most animals of any one kind the card adds in plain mode."""
-    value = 0
-    for kind in range(N_KINDS):
-        value = max(value, card_contribution(card, kind, MODE_PLAIN))
-    return value
-
-
-@njit(cache=True, nogil=True, error_model="numpy")
+@inlined
 def _strongest_hand_card(hand: np.ndarray, hand_size: np.int64, kind: np.int64) -> np.int64:
-    """Index of the hand card adding most animals of ``kind`` (any kind if -1); -1 if empty."""
+    """Index of the hand card adding most animals of ``kind`` (any kind if -1); -1 if empty.
+
+    The first such card on ties."""
     best_index = -1
     best_value = -1
     for index in range(hand_size):
         card = hand[index]
-        value = card_contribution(card, kind, MODE_PLAIN) if kind >= 0 else _strongest_value(card)
+        value = CONTRIBUTION[MODE_PLAIN, card, kind] if kind >= 0 else STRONGEST_VALUE[card]
         if value > best_value:
             best_value = value
             best_index = index
     return best_index
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@inlined
 def _strongest_known_kind(known: np.ndarray) -> np.int64:
     """The kind the known pile cards show most of (the bigger kind on ties)."""
     best_kind = 0
@@ -161,54 +169,172 @@ def _strongest_known_kind(known: np.ndarray) -> np.int64:
 
 # --- random ------------------------------------------------------------------------------------
 
+CLAIM_CELLS = 120
+"""The ``random`` claim draws one of 120 equally likely cells: 120 is a multiple of 2 * 4,
+2 * 3, 2 * 2, 2 * 1 and of 5, so every probability of the policy is exact in cells."""
 
-@njit(cache=True, nogil=True, error_model="numpy")
-def random_move(hand_size, draw_size, claim_count, rng):
-    """The ``random`` policy's move; it needs only the number of cards in its hand."""
+
+@inlined
+def move_for_word(high, hand_size, draw_size, claim_count):
+    """The ``random`` move for 32 random bits ``high`` (see :func:`random_move`)."""
     if claim_count == 0:
-        if hand_size > 0:
-            return MOVE_HAND, below(rng, hand_size)
-        return MOVE_DRAW, -1
-    # options in the order doubt, hand (if any), draw (if any), none
-    n_options = 2 + (1 if hand_size > 0 else 0) + (1 if draw_size > 0 else 0)
-    pick = below(rng, n_options)
+        options = 1
+    else:  # in the order doubt, hand (if any), draw (if any), none
+        options = 2 + (1 if hand_size > 0 else 0) + (1 if draw_size > 0 else 0)
+    scaled = high * options
+    pick = scaled >> 32
+    index = ((scaled & 0xFFFFFFFF) * hand_size) >> 32
+    if claim_count == 0:
+        return (MOVE_HAND, index) if hand_size > 0 else (MOVE_DRAW, -1)
     if pick == 0:
         return MOVE_DOUBT, -1
-    if pick == n_options - 1:
+    if pick == options - 1:
         return MOVE_NONE, -1
     if pick == 1 and hand_size > 0:
-        return MOVE_HAND, below(rng, hand_size)
+        return MOVE_HAND, index
     return MOVE_DRAW, -1
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
-def random_claim(claim_count, claim_kind, claim_cap, rng):
-    """The ``random`` policy's claim."""
+@inlined
+def random_move(hand_size, draw_size, claim_count, rng):
+    """The ``random`` policy's move, from one random word; it needs only the hand's size.
+
+    The round's first move places a hand card (the top draw-pile card if the hand is
+    empty); a later move is uniformly one of doubt, hand card (if the hand holds one), top
+    draw-pile card (if the draw pile holds one) and no card. The word's top 32 bits times
+    the number of options: the integer part of the product (its bits above 32) picks the
+    option, its fractional part (the low 32 bits) the hand card, uniformly.
+    """
+    return move_for_word(
+        np.int64(next_u64(rng) >> np.uint64(32)), hand_size, draw_size, claim_count
+    )
+
+
+@inlined
+def claim_for_cell(claim_count, claim_kind, claim_cap, cell):
+    """The ``random`` claim for cell ``cell`` of :data:`CLAIM_CELLS` (see
+    :func:`random_claim`)."""
     if claim_count == 0:
-        return 1, below(rng, N_KINDS)
-    keep_count = below(rng, 2) == 1
-    if (keep_count or claim_count >= claim_cap) and claim_kind < N_KINDS - 1:
-        return claim_count, claim_kind + 1 + below(rng, N_KINDS - 1 - claim_kind)
-    return claim_count + 1, below(rng, N_KINDS)
+        return 1, cell // (CLAIM_CELLS // N_KINDS)
+    bigger = N_KINDS - 1 - claim_kind
+    if claim_count >= claim_cap:
+        return claim_count, claim_kind + 1 + cell // (CLAIM_CELLS // bigger)
+    half = CLAIM_CELLS // 2
+    if bigger > 0 and cell < half:
+        return claim_count, claim_kind + 1 + cell // (half // bigger)
+    if bigger > 0:
+        return claim_count + 1, (cell - half) // (half // N_KINDS)
+    return claim_count + 1, cell // (CLAIM_CELLS // N_KINDS)
+
+
+@inlined
+def random_claim(claim_count, claim_kind, claim_cap, rng):
+    """The ``random`` policy's claim, from one random word (a cell of :data:`CLAIM_CELLS`).
+
+    The first claim is one animal of a uniformly random kind. Later, with probability 1/2
+    the same count and a uniformly random bigger kind (if there is one), otherwise one more
+    animal of a uniformly random kind; at the claim cap always the same count and a bigger
+    kind (the engine forces a doubt when there is none).
+    """
+    return claim_for_cell(claim_count, claim_kind, claim_cap, below(rng, CLAIM_CELLS))
+
+
+MOVE_ROW_FIRST = 4
+"""Rows of :func:`random_move_table`: ``MOVE_ROW_FIRST * first move + 2 * (hand holds a
+card) + (draw pile holds a card)``."""
+CLAIM_BITS = 3
+"""The kernel writes a claim as one number, ``count << CLAIM_BITS | kind`` (kind 5 and count
+0 before the first claim), so that "bests the standing claim" is "is bigger"."""
+NO_CLAIM = N_KINDS
+CLAIM_ROW_AT_CAP = N_KINDS + 1
+"""Rows of :func:`random_claim_table`: the standing kind (``NO_CLAIM`` before the first
+claim), or ``CLAIM_ROW_AT_CAP`` + kind when the standing count is the cap."""
+
+
+def random_move_table() -> tuple[np.ndarray, np.ndarray]:
+    """The ``random`` move as tables for the kernel, from :func:`move_for_word`:
+    ``(options[row], move_of[row, pick])``; the hand index follows as in ``move_for_word``."""
+    options = np.zeros(2 * MOVE_ROW_FIRST, dtype=np.int64)
+    move_of = np.zeros((2 * MOVE_ROW_FIRST, 4), dtype=np.int64)
+    for first in (0, 1):
+        for has_hand in (0, 1):
+            for has_draw in (0, 1):
+                row = MOVE_ROW_FIRST * first + 2 * has_hand + has_draw
+                count = 1 if first else 2 + has_hand + has_draw
+                options[row] = count
+                for pick in range(count):
+                    high = -(-(pick << 32) // count)  # the smallest word giving this pick
+                    move, _ = move_for_word.py_func(high, has_hand * 5, has_draw, 1 - first)
+                    move_of[row, pick] = move
+    return options, move_of
+
+
+def random_claim_table() -> np.ndarray:
+    """The ``random`` claim as a table for the kernel, from :func:`claim_for_cell`:
+    ``step[row, cell]`` is added to the claim number with its kind cleared."""
+    step = np.zeros((CLAIM_ROW_AT_CAP + N_KINDS - 1, CLAIM_CELLS), dtype=np.int64)
+    cap = 100
+    for row in range(step.shape[0]):
+        if row == NO_CLAIM:
+            count, kind = 0, -1
+        elif row < NO_CLAIM:
+            count, kind = cap // 2, row
+        else:
+            count, kind = cap, row - CLAIM_ROW_AT_CAP
+        for cell in range(CLAIM_CELLS):
+            new_count, new_kind = claim_for_cell.py_func(count, kind, cap, cell)
+            step[row, cell] = ((new_count - count) << CLAIM_BITS) + new_kind
+    return step
 
 
 # --- bayes ---------------------------------------------------------------------------------------
+# A decision first works out what does not depend on the candidate claim (see policy_math:
+# the unseen cards' moments, the known cards' counts, the mode probabilities, the unknown
+# cards' expectations and spreads), then weighs every candidate in O(modes). The claim that
+# follows a move in the kernel starts from what the move worked out (``_bayes_claim_after``).
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@inlined
+def _bayes_beliefs(known, unseen, unknown, work):
+    """Beliefs for the known pile cards and ``unknown`` unknown ones; returns total unseen."""
+    total_unseen = prepare_beliefs(known, unseen, work)
+    store_mode_probabilities(known, -1, unseen, total_unseen, unknown, work, ROW_HELD)
+    prepare_spreads(unknown, total_unseen, work, EXPECTED)
+    return total_unseen
+
+
+# The "equal" and "both" modes count every kind alike, so their tails depend on the candidate
+# only through the count it needs (claim_count or one more: ``step`` 0 or 1) and what the
+# card it places adds in that mode (0-3): tail slots ``step * 4 + added`` ("equal") and
+# ``8 + step * 4 + added`` ("both"); with a draw, ``16 + step`` and ``18 + step``.
+DOMINATED_MARGIN = 1e-9
+"""A candidate whose chance can exceed a dominating one's by rounding only is weighed when
+the dominating one's chance is within this of the best (see _bayes_move)."""
+EQUAL_SLOTS = 0
+BOTH_SLOTS = 8
+DRAW_EQUAL_SLOTS = 16
+DRAW_BOTH_SLOTS = 18
+
+
+@inlined
 def _bayes_move(
     params, hand, hand_size, known, unseen, pile_size, draw_size, claim_count, claim_kind, cap, work
 ):
     doubt_below = params[0]
     unknown = _unknown_pile_cards(known, pile_size)
     first_move = claim_count == 0
-    total_unseen = prepare_beliefs(known, unseen, work)
-    store_mode_probabilities(known, -1, unseen, total_unseen, unknown, work, 0)
+    total_unseen = _bayes_beliefs(known, unseen, unknown, work)
     if not first_move:
-        believed = chance_at_least(claim_count, claim_kind, -1, unknown, total_unseen, work, 0)
+        believed = chance_at_least(
+            claim_count, claim_kind, -1, unknown, total_unseen, work, ROW_HELD, EXPECTED
+        )
         if believed < doubt_below:
             return MOVE_DOUBT, -1
-    store_mode_probabilities(known, -1, unseen, total_unseen, unknown + 1, work, 1)
+    if draw_size > 0:
+        store_mode_probabilities(known, -1, unseen, total_unseen, unknown + 1, work, ROW_DRAW)
+        prepare_spreads(unknown + 1, total_unseen, work, DRAW_SPREADS)
+    action_rows = 0  # bit i: the row of action card COUNT_ONE + i is computed
+    tails = np.int64(0)  # the tail slots computed (see cached_tail)
     best_probability = -1.0
     best_move = MOVE_NONE
     best_index = -1
@@ -216,33 +342,93 @@ def _bayes_move(
         needed = min_legal_count(claim_count, claim_kind, kind, cap)
         if needed == 0:
             continue
+        step = needed - claim_count  # 0 or 1 (1 on the first move)
         index = _strongest_hand_card(hand, hand_size, kind)
+        hand_chance = 2.0  # an animal or wild hand card's chance, if any
         if index >= 0:
             card = hand[index]
-            row = 0  # animal and wild cards leave the action-mode odds as they are
+            row = ROW_HELD  # animal and wild cards leave the action-mode odds as they are
             if card >= COUNT_ONE:
-                row = 2
-                store_mode_probabilities(known, card, unseen, total_unseen, unknown, work, row)
-            chance = chance_at_least(needed, kind, card, unknown, total_unseen, work, row)
+                row = ROW_ACTION + card - COUNT_ONE
+                if (action_rows >> (card - COUNT_ONE)) & 1 == 0:
+                    store_mode_probabilities(known, card, unseen, total_unseen, unknown, work, row)
+                    action_rows |= 1 << (card - COUNT_ONE)
+            equal, tails = cached_tail(
+                tails, EQUAL_SLOTS + 4 * step + CONTRIBUTION[MODE_ALL_EQUAL, card, kind],
+                needed, kind, card, unknown, total_unseen, work, EXPECTED, MODE_ALL_EQUAL,
+            )
+            both, tails = cached_tail(
+                tails, BOTH_SLOTS + 4 * step + CONTRIBUTION[MODE_BOTH, card, kind],
+                needed, kind, card, unknown, total_unseen, work, EXPECTED, MODE_BOTH,
+            )
+            chance = mixed_chance(
+                work,
+                row,
+                mode_tail(needed, kind, card, unknown, total_unseen, work, EXPECTED, MODE_PLAIN),
+                mode_tail(
+                    needed, kind, card, unknown, total_unseen, work, EXPECTED, MODE_COUNT_ONE
+                ),
+                equal,
+                both,
+            )
+            if card < COUNT_ONE:
+                hand_chance = chance
             if chance > best_probability:
                 best_probability, best_move, best_index = chance, MOVE_HAND, index
-        if not first_move:
-            chance = chance_at_least(needed, kind, -1, unknown, total_unseen, work, 0)
+        # Placing no card never beats placing an animal or wild card of the same mode row:
+        # it needs at least as many unknown animals in every mode. Up to rounding, that is:
+        # the chances, sums of tails of whole-number needs, may differ by some 1e-16 from
+        # the exact order, far below DOMINATED_MARGIN. So "no card" is weighed only when
+        # it could still beat the best so far.
+        if not first_move and hand_chance + DOMINATED_MARGIN > best_probability:
+            equal, tails = cached_tail(
+                tails, EQUAL_SLOTS + 4 * step, needed, kind, -1, unknown, total_unseen, work,
+                EXPECTED, MODE_ALL_EQUAL,
+            )
+            both, tails = cached_tail(
+                tails, BOTH_SLOTS + 4 * step, needed, kind, -1, unknown, total_unseen, work,
+                EXPECTED, MODE_BOTH,
+            )
+            chance = mixed_chance(
+                work,
+                ROW_HELD,
+                mode_tail(needed, kind, -1, unknown, total_unseen, work, EXPECTED, MODE_PLAIN),
+                mode_tail(needed, kind, -1, unknown, total_unseen, work, EXPECTED, MODE_COUNT_ONE),
+                equal,
+                both,
+            )
             if chance > best_probability:
                 best_probability, best_move, best_index = chance, MOVE_NONE, -1
         if draw_size > 0:
-            chance = chance_at_least(needed, kind, -1, unknown + 1, total_unseen, work, 1)
+            drawn = unknown + 1
+            equal, tails = cached_tail(
+                tails, DRAW_EQUAL_SLOTS + step, needed, kind, -1, drawn, total_unseen, work,
+                DRAW_SPREADS, MODE_ALL_EQUAL,
+            )
+            both, tails = cached_tail(
+                tails, DRAW_BOTH_SLOTS + step, needed, kind, -1, drawn, total_unseen, work,
+                DRAW_SPREADS, MODE_BOTH,
+            )
+            chance = mixed_chance(
+                work,
+                ROW_DRAW,
+                mode_tail(needed, kind, -1, drawn, total_unseen, work, DRAW_SPREADS, MODE_PLAIN),
+                mode_tail(
+                    needed, kind, -1, drawn, total_unseen, work, DRAW_SPREADS, MODE_COUNT_ONE
+                ),
+                equal,
+                both,
+            )
             if chance > best_probability:
                 best_probability, best_move, best_index = chance, MOVE_DRAW, -1
     return best_move, best_index
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
-def _bayes_claim(params, known, unseen, pile_size, claim_count, claim_kind, cap, rng, work):
+@inlined
+def _bayes_claim_from_beliefs(params, claim_count, claim_kind, cap, unknown, total_unseen, rng,
+                              work):
     bluff = params[1]
-    unknown = _unknown_pile_cards(known, pile_size)
-    total_unseen = prepare_beliefs(known, unseen, work)
-    store_mode_probabilities(known, -1, unseen, total_unseen, unknown, work, 0)
+    tails = np.int64(0)
     best_probability = -1.0
     best_count = 0
     best_kind = 0
@@ -250,7 +436,23 @@ def _bayes_claim(params, known, unseen, pile_size, claim_count, claim_kind, cap,
         needed = min_legal_count(claim_count, claim_kind, kind, cap)
         if needed == 0:
             continue
-        chance = chance_at_least(needed, kind, -1, unknown, total_unseen, work, 0)
+        step = needed - claim_count
+        equal, tails = cached_tail(
+            tails, EQUAL_SLOTS + 4 * step, needed, kind, -1, unknown, total_unseen, work,
+            EXPECTED, MODE_ALL_EQUAL,
+        )
+        both, tails = cached_tail(
+            tails, BOTH_SLOTS + 4 * step, needed, kind, -1, unknown, total_unseen, work,
+            EXPECTED, MODE_BOTH,
+        )
+        chance = mixed_chance(
+            work,
+            ROW_HELD,
+            mode_tail(needed, kind, -1, unknown, total_unseen, work, EXPECTED, MODE_PLAIN),
+            mode_tail(needed, kind, -1, unknown, total_unseen, work, EXPECTED, MODE_COUNT_ONE),
+            equal,
+            both,
+        )
         if chance >= best_probability:
             best_probability, best_count, best_kind = chance, needed, kind
     if uniform(rng) < bluff and claim_count > 0 and best_count < cap:
@@ -258,38 +460,83 @@ def _bayes_claim(params, known, unseen, pile_size, claim_count, claim_kind, cap,
     return best_count, best_kind
 
 
+@inlined
+def _bayes_claim(params, known, unseen, pile_size, claim_count, claim_kind, cap, rng, work):
+    unknown = _unknown_pile_cards(known, pile_size)
+    total_unseen = _bayes_beliefs(known, unseen, unknown, work)
+    return _bayes_claim_from_beliefs(
+        params, claim_count, claim_kind, cap, unknown, total_unseen, rng, work
+    )
+
+
+@inlined
+def _bayes_claim_after(
+    params, known, unseen, pile_size, claim_count, claim_kind, cap, rng, work, move, card
+):
+    """``_bayes_claim`` right after this player's ``_bayes_move`` filled ``work``.
+
+    A card from the hand changes only the known cards' counts (the unseen cards and the
+    number of unknown pile cards stay), no card changes nothing; the counts are whole
+    numbers, so the updated beliefs equal recomputed ones exactly. A card from the draw
+    pile changes the unseen cards: everything is worked out again.
+    """
+    if move == MOVE_DRAW:
+        return _bayes_claim(params, known, unseen, pile_size, claim_count, claim_kind, cap, rng,
+                            work)
+    unknown = _unknown_pile_cards(known, pile_size)
+    total_unseen = 0
+    for card_type in range(N_CARD_TYPES):
+        total_unseen += unseen[card_type]
+    if move == MOVE_HAND:
+        for mode in range(N_MODES):
+            for kind in range(N_KINDS):
+                work[KNOWN + mode, kind] += CONTRIBUTION[mode, card, kind]
+        if card >= COUNT_ONE:
+            store_mode_probabilities(known, -1, unseen, total_unseen, unknown, work, ROW_HELD)
+    return _bayes_claim_from_beliefs(
+        params, claim_count, claim_kind, cap, unknown, total_unseen, rng, work
+    )
+
+
 # --- cautious ------------------------------------------------------------------------------------
+# It reads only the known cards' count in the pile's action mode and the unseen cards' plain
+# mean (policy_math's KNOWN and MEANS rows), worked out here without the other rows.
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
-def _cautious_expected(known, unknown, kind, work):
-    """Animals of ``kind`` it has seen on the pile plus the unseen cards' expected share."""
-    return work[KNOWN + pile_mode(known), kind] + unknown * work[MEANS + MODE_PLAIN, kind]
+@inlined
+def _plain_mean(unseen, kind):
+    """Mean animals of ``kind`` one unseen card adds in plain mode (``MEANS`` row 0)."""
+    total = 0
+    for card in range(N_CARD_TYPES):
+        total += unseen[card]
+    values = unseen[WILD_1] + 2 * unseen[WILD_2]
+    for value in range(1, 4):
+        values += unseen[kind * 3 + value - 1] * value
+    return values / total if total > 0 else 0.0
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@inlined
 def _cautious_move(
     params, hand, hand_size, known, unseen, pile_size, claim_count, claim_kind, work
 ):
     trust, margin = params[0], params[1]
     unknown = _unknown_pile_cards(known, pile_size)
     if claim_count > 0:
-        prepare_beliefs(known, unseen, work)
-        credible = work[KNOWN + pile_mode(known), claim_kind] + trust * unknown
+        credible = np.float64(count_kind(known, claim_kind)) + trust * unknown
         if claim_count > credible + margin:
             return MOVE_DOUBT, -1
     index = _strongest_hand_card(hand, hand_size, -1)
     if index < 0:
         return (MOVE_DRAW if claim_count == 0 else MOVE_NONE), -1
-    if claim_count > 0 and _strongest_value(hand[index]) == 0:
+    if claim_count > 0 and STRONGEST_VALUE[hand[index]] == 0:
         return MOVE_NONE, -1
     return MOVE_HAND, index
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@inlined
 def _cautious_claim(known, unseen, pile_size, claim_count, claim_kind, cap, work):
     unknown = _unknown_pile_cards(known, pile_size)
-    prepare_beliefs(known, unseen, work)
+    mode = pile_mode(known)
     best_slack = -1e300
     best_count = 0
     best_kind = 0
@@ -297,7 +544,11 @@ def _cautious_claim(known, unseen, pile_size, claim_count, claim_kind, cap, work
         needed = min_legal_count(claim_count, claim_kind, kind, cap)
         if needed == 0:
             continue
-        slack = _cautious_expected(known, unknown, kind, work) - needed
+        # animals of the kind it has seen on the pile plus the unseen cards' expected share
+        expected = np.float64(count_in_mode(known, kind, mode)) + unknown * _plain_mean(
+            unseen, kind
+        )
+        slack = expected - needed
         if slack >= best_slack:
             best_slack, best_count, best_kind = slack, needed, kind
     return best_count, best_kind
@@ -306,7 +557,7 @@ def _cautious_claim(known, unseen, pile_size, claim_count, claim_kind, cap, work
 # --- aggressive ----------------------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@inlined
 def _aggressive_move(params, hand, hand_size, draw_size, pile_size, claim_count, rng):
     doubt_ratio, draw = params[1], params[2]
     if claim_count > 0:
@@ -320,7 +571,7 @@ def _aggressive_move(params, hand, hand_size, draw_size, pile_size, claim_count,
     return (MOVE_DRAW if claim_count == 0 else MOVE_NONE), -1
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@inlined
 def _aggressive_claim(params, known, claim_count, claim_kind, cap):
     kind = _strongest_known_kind(known)
     if claim_count == 0:
@@ -334,7 +585,7 @@ def _aggressive_claim(params, known, claim_count, claim_kind, cap):
 # --- dispatch ------------------------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@decision_code
 def choose_move(
     code,
     params,
@@ -378,7 +629,7 @@ def choose_move(
     return random_move(hand_size, draw_size, claim_count, rng)
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@decision_code
 def choose_claim(code, params, known, unseen, pile_size, claim_count, claim_kind, cap, rng, work):
     """(count, kind) the player claims once its card, if any, is on the pile."""
     if code == BAYES:
@@ -390,3 +641,20 @@ def choose_claim(code, params, known, unseen, pile_size, claim_count, claim_kind
     if code == AGGRESSIVE:
         return _aggressive_claim(params, known, claim_count, claim_kind, cap)
     return random_claim(claim_count, claim_kind, cap, rng)
+
+
+@decision_code
+def choose_claim_after_move(
+    code, params, known, unseen, pile_size, claim_count, claim_kind, cap, rng, work, move, card
+):
+    """:func:`choose_claim`, called right after the same player's :func:`choose_move` with the
+    same ``work``, its chosen ``move`` carried out (``card``: the card placed, or -1) and
+    ``known`` and ``unseen`` updated: a strategy may start from what its move worked out.
+    Always the same answer as :func:`choose_claim` (the kernel calls this one).
+    """
+    if code == BAYES:
+        return _bayes_claim_after(
+            params, known, unseen, pile_size, claim_count, claim_kind, cap, rng, work, move, card
+        )
+    return choose_claim(code, params, known, unseen, pile_size, claim_count, claim_kind, cap,
+                        rng, work)

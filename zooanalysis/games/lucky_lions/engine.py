@@ -176,6 +176,7 @@ class BuiltinStrategy:
         pick, opponent = compiled.choose_card(
             self.code, strategy_params(self.player), view.seat, market, len(view.market),
             die, sizes, scores, seen, unseen, view.busy_zoo, view.wild_animals, rng,
+            compiled.new_strategy_workspace(),
         )
         return int(pick), int(opponent)
 
@@ -193,6 +194,7 @@ class BuiltinStrategy:
         compiled.choose_subset(
             self.code, card_rows([card])[0], view.seat, np.array(battlers, dtype=np.int64),
             len(battlers), view.active, k, die, sizes, seen, unseen, view.wild_animals, rng, out,
+            compiled.new_strategy_workspace(),
         )
         return [int(x) for x in out]
 
@@ -223,6 +225,7 @@ class BuiltinStrategy:
                 unseen,
                 view.wild_animals,
                 rng,
+                compiled.new_strategy_workspace(),
             )
         )
 
@@ -248,6 +251,7 @@ class BuiltinStrategy:
                 unseen,
                 view.wild_animals,
                 rng,
+                compiled.new_strategy_workspace(),
             )
         )
 

@@ -75,7 +75,7 @@ from zooanalysis.games.lucky_lions.flat import (
 from zooanalysis.games.lucky_lions.generator import generate_deck_into, work_size
 from zooanalysis.games.lucky_lions.strategies import (
     RANDOM,
-    choose_card,
+    card_bits,
     choose_discard,
     choose_discarder,
     choose_draw_instead,
@@ -85,6 +85,8 @@ from zooanalysis.games.lucky_lions.strategies import (
     choose_reroll,
     choose_subset,
     choose_switch,
+    greedy_card,
+    new_strategy_workspace,
     random_card,
     random_coin,
     random_discard,
@@ -228,6 +230,7 @@ def play_batch(
         rows["row_cards_won"],
         rows["row_turns"],
         rows["row_end"],
+        new_strategy_workspace(),
     )
     if status == ILLEGAL:
         raise RuntimeError("kernel stopped: a strategy made an illegal choice")
@@ -257,7 +260,7 @@ def _remove_at(die: np.ndarray, dlen: np.ndarray, seat: np.int64, position: np.i
     dlen[seat] = n - 1
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def _observe(
     code: np.int64,
     seat: np.int64,
@@ -517,6 +520,7 @@ def _play_batch(
     row_cards_won,
     row_turns,
     row_end,
+    strategy_work,
 ):
     players = codes.shape[0]
     n_cards = base_cards + busy_cards if fresh else fixed_rows.shape[0]
@@ -572,9 +576,12 @@ def _play_batch(
 
     write_rows = row_turns.shape[0] > 0
     stream = np.empty(1, dtype=np.uint64)
+    bits = np.zeros((max(n_cards, 1), 2 * N_TYPES), dtype=np.int64)
+    bits_built = np.zeros(max(n_cards, 1), dtype=np.int64)  # the bits_key they were built for
 
     for game in range(n_games):
         seed_game(stream, batch_seed, first_game + game)
+        bits_key = game + 1 if fresh else 1  # a fresh print per game: tables per game
         # ---- deal (engine.new_game) ----
         if fresh:
             generate_deck_into(
@@ -651,23 +658,25 @@ def _play_batch(
                     code, active, die, dlen, animal_counts, public, own_discards, seen, my_die,
                     unseen,
                 )
-                _market_rows(rows, market, gs[MARKET_N], market_rows)
-                for i in range(my_params.shape[0]):
-                    my_params[i] = params[active, i]
-                pick, opponent = choose_card(
-                    code,
-                    my_params,
+                for m in range(gs[MARKET_N]):  # duel tables, built once per card
+                    c = market[m]
+                    if bits_built[c] != bits_key:
+                        card_bits(rows[c], wild_animals, bits[c])
+                        bits_built[c] = bits_key
+                pick, opponent = greedy_card(
                     active,
-                    market_rows,
+                    market,
                     gs[MARKET_N],
+                    rows,
+                    bits,
                     my_die,
                     dlen,
                     scores,
                     seen,
                     unseen,
                     busy_zoo,
-                    wild_animals,
                     stream,
+                    strategy_work,
                 )
             if not 0 <= pick < gs[MARKET_N]:
                 return ILLEGAL
@@ -745,6 +754,7 @@ def _play_batch(
                                 wild_animals,
                                 stream,
                                 subset,
+                                strategy_work,
                             )
                         total = 0
                         for t in range(N_TYPES):
@@ -805,6 +815,7 @@ def _play_batch(
                                 unseen,
                                 wild_animals,
                                 stream,
+                                strategy_work,
                             )
                         r_shown[r] = second if keep == 1 else first
                 # apply_powers; a wild panda's switch either comes back here to judge the
@@ -871,6 +882,7 @@ def _play_batch(
                                 unseen,
                                 wild_animals,
                                 stream,
+                                strategy_work,
                             )
                         if not 0 <= index < gs[MARKET_N]:
                             return ILLEGAL

@@ -19,35 +19,47 @@ From ``seen`` and ``unseen`` a strategy estimates what another player shows: eac
 Strategies: ``random`` (a uniformly random legal choice everywhere), ``greedy`` (maximises its
 chance of getting the Zoo Card times its points from those estimates, keeps its strongest
 cards) and ``equilibrium`` (``greedy``, but in the reduced-die variant and on die_split cards
-it plays the equilibrium mix of the k-card selection game, solved by linear programming).
+it plays the equilibrium mix of the k-card selection game, solved in compiled code by
+``matrix_game``).
+
+Speed: ``greedy`` rates a Zoo Card from its duel table (:func:`card_bits`: for each type I
+show, the types it beats and ties as bit masks), built once per card (the kernel builds it
+when the card is first rated in a game), so each chance is a small bilinear form of the two
+mixes over those masks, summed in the same order as the direct evaluation (the same floats).
+Decisions write into work arrays passed in; none allocates.
 """
 
 from __future__ import annotations
 
-import warnings
+from typing import NamedTuple
 
 import numpy as np
-from numba import njit, objmode
-from numba.core.errors import NumbaWarning
+from numba import njit
 
 from zooanalysis.games.lucky_lions.cards import N_ANIMALS
 from zooanalysis.games.lucky_lions.flat import (
+    AUTOLOSE,
+    AUTOWIN,
     DOLPHIN,
+    EXTRA_RULE,
     N_TYPES,
+    OFF_CYCLE,
     PEOPLE,
     POINTS,
     animal_of,
     card_key,
     duel_key,
     is_wild,
-    mark_winners,
 )
+from zooanalysis.games.lucky_lions.matrix_game import (
+    Workspace,
+    _workspace_arrays,
+    equilibrium_selection,
+    new_workspace,
+)
+from zooanalysis.games.lucky_lions.rules import MAX_PLAYERS
 from zooanalysis.rng import below, uniform
 from zooanalysis.strategy_spec import ParamSpec, PlayerSpec, StrategyInfo, params_array
-
-# The equilibrium chooser calls scipy from compiled code (objmode): it holds the GIL for that
-# call only, which is what this compile-time warning says.
-warnings.filterwarnings("ignore", message="Code running in object mode", category=NumbaWarning)
 
 RANDOM = 0
 GREEDY = 1
@@ -83,8 +95,8 @@ STRATEGIES: dict[str, StrategyInfo] = {
     "equilibrium": StrategyInfo(
         "equilibrium",
         "As greedy, but chooses the reduced die (variant, or a die_split card) as a zero-sum "
-        "matrix game against the opponent's estimated die, solved by linear programming "
-        "(scipy), and plays its equilibrium mix.",
+        "matrix game against the opponent's estimated die, solved exactly (simplex method, "
+        "compiled), and plays its equilibrium mix.",
         (_DRAW_BELOW,),
     ),
 }
@@ -105,7 +117,7 @@ def strategy_params(player: PlayerSpec) -> np.ndarray:
 # --- what a player may estimate ----------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def estimate_mix(seen: np.ndarray, unseen: np.ndarray, size: np.int64, out: np.ndarray) -> None:
     """``out[t]``: the chance the player with ``seen`` row and die ``size`` shows type ``t``."""
     known = 0
@@ -131,7 +143,14 @@ def estimate_mix(seen: np.ndarray, unseen: np.ndarray, size: np.int64, out: np.n
 def estimate_die(seen: np.ndarray, unseen: np.ndarray, size: np.int64, out: np.ndarray) -> None:
     """``out``: a likely die of ``size`` cards: the seen types, the unknown rest in proportion
     to ``unseen`` (largest remainders, ties to the lower type)."""
-    share = np.zeros(N_TYPES)
+    estimate_die_into(seen, unseen, size, out, np.zeros(N_TYPES))
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def estimate_die_into(
+    seen: np.ndarray, unseen: np.ndarray, size: np.int64, out: np.ndarray, share: np.ndarray
+) -> None:
+    """:func:`estimate_die` with ``share`` (``N_TYPES`` floats) as scratch."""
     estimate_mix(seen, unseen, size, share)
     placed = 0
     for t in range(N_TYPES):
@@ -223,36 +242,239 @@ def chance_to_get(
     return chance
 
 
+LOWEST_BIT = np.array(
+    [0] + [(m & -m).bit_length() - 1 for m in range(1, 1 << N_TYPES)], dtype=np.int64
+)
+"""``LOWEST_BIT[m]``: the lowest set bit of a type mask ``m`` (walks masks in type order)."""
+
+ALL_SETS = 1 << N_ANIMALS
+"""Sets of shown animals, as bit masks."""
+
+
+class StrategyWork(NamedTuple):
+    """Work arrays of the compiled decisions (one per batch, or per reference-engine call):
+    decisions write here instead of allocating."""
+
+    game: Workspace
+    """The equilibrium chooser's (``matrix_game``)."""
+    mixes: np.ndarray
+    """(MAX_PLAYERS, N_TYPES) float64: every player's estimated mix."""
+    saved: np.ndarray
+    """(N_TYPES,) float64: a saved mix."""
+    values: np.ndarray
+    """(N_TYPES,) float64: a value per type."""
+    left: np.ndarray
+    """(N_TYPES,) int64: cards left per type."""
+    animal_mix: np.ndarray
+    """(MAX_PLAYERS, N_ANIMALS) float64: each roller's chance per animal."""
+    options: np.ndarray
+    """(MAX_PLAYERS, N_ANIMALS) int64: each roller's animals with a nonzero chance."""
+    n_options: np.ndarray
+    """(MAX_PLAYERS,) int64."""
+    digits: np.ndarray
+    """(MAX_PLAYERS,) int64: the enumeration's odometer."""
+    rollers: np.ndarray
+    """(MAX_PLAYERS,) int64."""
+    win_sets: np.ndarray
+    """(ALL_SETS,) int64: :func:`winner_sets` of the card being rated."""
+
+
+def new_strategy_workspace() -> StrategyWork:
+    """Fresh work arrays for the compiled decisions."""
+    return StrategyWork(
+        new_workspace(),
+        np.zeros((MAX_PLAYERS, N_TYPES)),
+        np.zeros(N_TYPES),
+        np.zeros(N_TYPES),
+        np.zeros(N_TYPES, dtype=np.int64),
+        np.zeros((MAX_PLAYERS, N_ANIMALS)),
+        np.zeros((MAX_PLAYERS, N_ANIMALS), dtype=np.int64),
+        np.zeros(MAX_PLAYERS, dtype=np.int64),
+        np.zeros(MAX_PLAYERS, dtype=np.int64),
+        np.zeros(MAX_PLAYERS, dtype=np.int64),
+        np.zeros(ALL_SETS, dtype=np.int64),
+    )
+
+
 @njit(cache=True, nogil=True, error_model="numpy")
-def chance_among_winners(
-    card: np.ndarray, mixes: np.ndarray, rollers: np.ndarray, count: np.int64, me: np.int64
+def card_bits(card: np.ndarray, wild_powers: bool, out: np.ndarray) -> None:
+    """The card's duel table as bit masks: ``out[a]`` has bit ``b`` set when a card of type
+    ``a`` beats type ``b`` (:func:`duel` +1), ``out[N_TYPES + a]`` when they tie (0); pairs a
+    wild dolphin voids (wild powers) are in neither. Built once per card; a chance to get the
+    card is then a bilinear form of two mixes over these masks."""
+    n, positions, special, x, y = card_key(card)
+    if not wild_powers:  # types of one animal duel alike: 25 duels, not 100
+        for a in range(N_ANIMALS):
+            win = 0
+            tie = 0
+            for b in range(N_ANIMALS):
+                result = duel_key(n, positions, special, x, y, a, b, False)
+                if result == 1:
+                    win |= (1 << b) | (1 << (b + N_ANIMALS))
+                elif result == 0:
+                    tie |= (1 << b) | (1 << (b + N_ANIMALS))
+            out[a] = win
+            out[a + N_ANIMALS] = win
+            out[N_TYPES + a] = tie
+            out[N_TYPES + a + N_ANIMALS] = tie
+        return
+    for a in range(N_TYPES):
+        win = 0
+        tie = 0
+        for b in range(N_TYPES):
+            if is_wild(a, DOLPHIN) or is_wild(b, DOLPHIN):
+                continue
+            result = duel_key(n, positions, special, x, y, a, b, True)
+            if result == 1:
+                win |= 1 << b
+            elif result == 0:
+                tie |= 1 << b
+        out[a] = win
+        out[N_TYPES + a] = tie
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def _support(mix: np.ndarray) -> np.int64:
+    """The types with a nonzero chance in ``mix``, as a bit mask."""
+    mask = 0
+    for t in range(N_TYPES):
+        if mix[t] != 0.0:
+            mask |= 1 << t
+    return mask
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def bits_chance(
+    bits: np.ndarray,
+    card_i: np.int64,
+    mixes: np.ndarray,
+    mine: np.int64,
+    my_support: np.int64,
+    theirs: np.int64,
+    their_support: np.int64,
+    tie_is_mine: bool,
 ) -> float:
-    """The chance that roller ``me`` (an index into ``rollers``) is among the winners when
-    every roller shows an animal by its mix (wild powers ignored): exact enumeration."""
-    animal_mix = np.zeros((count, N_ANIMALS))
-    for r in range(count):
-        for t in range(N_TYPES):
-            animal_mix[r, animal_of(t)] += mixes[rollers[r], t]
-    animals = np.zeros(count, dtype=np.int64)
-    winners = np.zeros(count, dtype=np.int64)
-    combos = N_ANIMALS**count
+    """:func:`chance_to_get` from the card's :func:`card_bits` row ``bits[card_i]``: the sum of
+    ``mixes[mine, a] * mixes[theirs, b]`` over the pairs I win (and tie, when a tie is mine),
+    added in the same order as :func:`chance_to_get` adds them (the same float)."""
     chance = 0.0
-    for code in range(combos):
-        rest = code
-        weight = 1.0
-        for r in range(count):
-            animals[r] = rest % N_ANIMALS
-            rest //= N_ANIMALS
-            weight *= animal_mix[r, animals[r]]
-        if weight == 0.0:
-            continue
-        mark_winners(card, animals, count, winners)
-        if winners[me]:
-            chance += weight
+    rest = my_support
+    while rest:
+        a = LOWEST_BIT[rest]
+        rest &= rest - 1
+        pa = mixes[mine, a]
+        mask = bits[card_i, a]
+        if tie_is_mine:
+            mask |= bits[card_i, N_TYPES + a]
+        mask &= their_support
+        while mask:
+            b = LOWEST_BIT[mask]
+            mask &= mask - 1
+            chance += pa * mixes[theirs, b]
     return chance
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
+def winner_sets(card: np.ndarray, out: np.ndarray) -> None:
+    """``out[s]``: the winning animals (a mask) when the animals shown are exactly the set
+    ``s`` (a mask, any number of rollers each): :func:`mark_winners` depends on the rollers
+    only through that set (a roller's gap ignores rollers of its own animal, the special
+    rules test membership), so a roller wins iff its animal's bit is in ``out[s]``."""
+    n, positions, special, x, y = card_key(card)
+    out[0] = 0
+    for s in range(1, ALL_SETS):
+        if special == AUTOWIN or special == AUTOLOSE:
+            mask = 0
+            for a in range(N_ANIMALS):
+                if (s >> a) & 1 and (a == x) == (special == AUTOWIN):
+                    mask |= 1 << a
+            out[s] = mask if mask != 0 else s
+            continue
+        if special == EXTRA_RULE and x >= 0 and y >= 0 and x != y and s == (1 << x) | (1 << y):
+            out[s] = 1 << x
+            continue
+        best = -1
+        mask = 0
+        for a in range(N_ANIMALS):
+            if not (s >> a) & 1:
+                continue
+            at = (positions >> (4 * a)) & OFF_CYCLE
+            gap = 0
+            if at != OFF_CYCLE:
+                gap = n
+                for b in range(N_ANIMALS):
+                    if b == a or not (s >> b) & 1:
+                        continue
+                    other = (positions >> (4 * b)) & OFF_CYCLE
+                    if other != OFF_CYCLE:
+                        distance = other - at
+                        if distance <= 0:
+                            distance += n
+                        gap = min(gap, distance)
+            if gap > best:
+                best = gap
+                mask = 1 << a
+            elif gap == best:
+                mask |= 1 << a
+        out[s] = mask
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def chance_among_winners(
+    card: np.ndarray,
+    mixes: np.ndarray,
+    rollers: np.ndarray,
+    count: np.int64,
+    me: np.int64,
+    work: StrategyWork,
+) -> float:
+    """The chance that roller ``me`` (an index into ``rollers``) is among the winners when
+    every roller shows an animal by its mix (wild powers ignored): exact enumeration of the
+    rollers' animals with a nonzero chance, roller 0's fastest, each weight the product of
+    the rollers' chances in roller order (the sum of :func:`mark_winners` over all
+    ``N_ANIMALS ** count`` combinations, added in the same order: the same float), the
+    winners read from :func:`winner_sets`."""
+    win_sets = work.win_sets
+    winner_sets(card, win_sets)
+    animal_mix = work.animal_mix
+    options = work.options
+    n_options = work.n_options
+    digits = work.digits
+    for r in range(count):
+        for a in range(N_ANIMALS):
+            animal_mix[r, a] = 0.0
+        for t in range(N_TYPES):
+            animal_mix[r, animal_of(t)] += mixes[rollers[r], t]
+        m = 0
+        for a in range(N_ANIMALS):
+            if animal_mix[r, a] != 0.0:
+                options[r, m] = a
+                m += 1
+        if m == 0:
+            return 0.0
+        n_options[r] = m
+        digits[r] = 0
+    chance = 0.0
+    while True:
+        weight = 1.0
+        shown = 0
+        for r in range(count):
+            a = options[r, digits[r]]
+            weight *= animal_mix[r, a]
+            shown |= 1 << a
+        if (win_sets[shown] >> options[me, digits[me]]) & 1 and weight != 0.0:
+            chance += weight
+        r = 0
+        digits[0] += 1
+        while digits[r] == n_options[r]:
+            digits[r] = 0
+            r += 1
+            if r == count:
+                return chance
+            digits[r] += 1
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def _die_mix(my_die: np.ndarray, out: np.ndarray) -> None:
     total = 0
     for t in range(N_TYPES):
@@ -261,46 +483,38 @@ def _die_mix(my_die: np.ndarray, out: np.ndarray) -> None:
         out[t] = my_die[t] / total if total > 0 else 0.0
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
-def _all_mixes(
-    me: np.int64, my_die: np.ndarray, sizes: np.ndarray, seen: np.ndarray, unseen: np.ndarray
-) -> np.ndarray:
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def fill_mixes(
+    me: np.int64,
+    my_die: np.ndarray,
+    sizes: np.ndarray,
+    seen: np.ndarray,
+    unseen: np.ndarray,
+    mixes: np.ndarray,
+) -> None:
+    """``mixes[q]``: my die's mix for me, every other player's estimated mix."""
     players = sizes.shape[0]
-    mixes = np.zeros((players, N_TYPES))
     for q in range(players):
         if q == me:
             _die_mix(my_die, mixes[q])
         else:
             estimate_mix(seen[q], unseen, sizes[q], mixes[q])
-    return mixes
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def card_value(
-    card: np.ndarray,
-    me: np.int64,
-    opponent: np.int64,
-    mixes: np.ndarray,
-    sizes: np.ndarray,
-    everyone_rolls: bool,
-    wild_powers: bool,
+def _everyone_value(
+    card: np.ndarray, me: np.int64, mixes: np.ndarray, sizes: np.ndarray, work: StrategyWork
 ) -> float:
-    """Expected points of taking ``card`` as the active player against ``opponent`` (or, when
-    ``everyone_rolls``, against all players)."""
-    if everyone_rolls:
-        players = sizes.shape[0]
-        rollers = np.empty(players, dtype=np.int64)
-        rollers[0] = me
-        count = 1
-        for q in range(players):
-            if q != me:
-                rollers[count] = q
-                count += 1
-        return card[POINTS] * chance_among_winners(card, mixes, rollers, count, 0)
-    chance = chance_to_get(
-        card, mixes[me], mixes[opponent], wild_powers, True, sizes[me] > 1, sizes[opponent] > 1
-    )
-    return card[POINTS] * chance
+    """Expected points of taking ``card`` when everyone rolls."""
+    players = sizes.shape[0]
+    rollers = work.rollers
+    rollers[0] = me
+    count = 1
+    for q in range(players):
+        if q != me:
+            rollers[count] = q
+            count += 1
+    return card[POINTS] * chance_among_winners(card, mixes, rollers, count, 0, work)
 
 
 # --- random: small scalar functions (the kernel calls them directly, no arrays to count) ----
@@ -398,28 +612,68 @@ def choose_card(
     busy_zoo: bool,
     wild_powers: bool,
     stream: np.ndarray,
+    work: StrategyWork,
 ) -> tuple[np.int64, np.int64]:
-    """(market index, opponent) for the active player's turn.
-
-    ``greedy`` and ``equilibrium`` rate every (Zoo Card, opponent) pair by its expected
-    points, then by the opponent's score (deny the leader); among pairs rated equal the
-    earlier card wins, and the opponent is drawn uniformly among those rated equal for it
-    (one random draw, only when there is a tie), so no seat is targeted for where it sits.
-    """
+    """(market index, opponent) for the active player's turn, from the face-up cards' rows
+    (the reference engine's entry: builds their :func:`card_bits`, then :func:`greedy_card`,
+    which the kernel calls directly with tables built once per card)."""
     players = sizes.shape[0]
     if code == RANDOM:
         return random_card(me, players, market_count, stream)
-    mixes = _all_mixes(me, my_die, sizes, seen, unseen)
+    ids = np.arange(market_count)
+    bits = np.zeros((max(market_count, 1), 2 * N_TYPES), dtype=np.int64)
+    for c in range(market_count):
+        card_bits(market[c], wild_powers, bits[c])
+    return greedy_card(
+        me, ids, market_count, market, bits, my_die, sizes, scores, seen, unseen, busy_zoo,
+        stream, work,
+    )
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def greedy_card(
+    me: np.int64,
+    market: np.ndarray,
+    market_count: np.int64,
+    rows: np.ndarray,
+    bits: np.ndarray,
+    my_die: np.ndarray,
+    sizes: np.ndarray,
+    scores: np.ndarray,
+    seen: np.ndarray,
+    unseen: np.ndarray,
+    busy_zoo: bool,
+    stream: np.ndarray,
+    work: StrategyWork,
+) -> tuple[np.int64, np.int64]:
+    """``greedy``'s and ``equilibrium``'s (market index, opponent): card ``c`` of the market is
+    ``rows[market[c]]`` with duel table ``bits[market[c]]`` (:func:`card_bits`).
+
+    They rate every (Zoo Card, opponent) pair by its expected points, then by the opponent's
+    score (deny the leader); among pairs rated equal the earlier card wins, and the opponent
+    is drawn uniformly among those rated equal for it (one random draw, only when there is a
+    tie), so no seat is targeted for where it sits.
+    """
+    players = sizes.shape[0]
+    mixes = work.mixes
+    fill_mixes(me, my_die, sizes, seen, unseen, mixes)
+    my_support = _support(mixes[me])
     best_value = -1.0
     best_score = -1
     best_card = 0
     tied = np.int64(1) << ((me + 1) % players)  # the opponents rated best, as a bit mask
     for c in range(market_count):
-        card = market[c]
-        everyone = busy_zoo and card[PEOPLE] == 1
+        card_i = market[c]
+        everyone = busy_zoo and rows[card_i, PEOPLE] == 1
         for step in range(1, players):
             q = (me + step) % players
-            value = card_value(card, me, q, mixes, sizes, everyone, wild_powers)
+            if everyone:
+                value = _everyone_value(rows[card_i], me, mixes, sizes, work)
+            else:
+                chance = bits_chance(
+                    bits, card_i, mixes, me, my_support, q, _support(mixes[q]), sizes[q] > 1
+                )
+                value = rows[card_i, POINTS] * chance
             if value > best_value + 1e-12 or (
                 value > best_value - 1e-12 and scores[q] > best_score
             ):
@@ -434,7 +688,7 @@ def choose_card(
     return best_card, _uniform_member(tied, players, stream)
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def _uniform_member(mask: np.int64, players: np.int64, stream: np.ndarray) -> np.int64:
     """A uniformly drawn seat of the bit ``mask`` (one draw, none if it holds one seat)."""
     count = 0
@@ -477,34 +731,41 @@ def type_values(
     sizes: np.ndarray,
     wild_powers: bool,
     out: np.ndarray,
+    work: StrategyWork,
 ) -> None:
     """``out[t]``: my chance to get the card if I show type ``t``, against the other battlers'
-    estimated mixes (exact with one opponent; several: chance to be among the winners)."""
-    single = np.zeros(N_TYPES)
-    saved = mixes[me].copy()
+    estimated mixes (exact with one opponent; several: chance to be among the winners, which
+    ignores wild powers, so both types of an animal get its value)."""
+    saved = work.saved
+    for u in range(N_TYPES):
+        saved[u] = mixes[me, u]
     my_index = 0
     for r in range(count):
         if battlers[r] == me:
             my_index = r
     for t in range(N_TYPES):
         for u in range(N_TYPES):
-            single[u] = 0.0
-        single[t] = 1.0
-        mixes[me] = single
+            mixes[me, u] = 0.0
+        mixes[me, t] = 1.0
         if count == 2:
             q = battlers[1 - my_index]
             out[t] = chance_to_get(
-                card, single, mixes[q], wild_powers, me == active, sizes[me] > 1, sizes[q] > 1
+                card, mixes[me], mixes[q], wild_powers, me == active, sizes[me] > 1, sizes[q] > 1
             )
+        elif t < N_ANIMALS:
+            out[t] = chance_among_winners(card, mixes, battlers, count, my_index, work)
         else:
-            out[t] = chance_among_winners(card, mixes, battlers, count, my_index)
-    mixes[me] = saved
+            out[t] = out[t - N_ANIMALS]
+    for u in range(N_TYPES):
+        mixes[me, u] = saved[u]
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _best_subset(my_die: np.ndarray, values: np.ndarray, k: np.int64, out: np.ndarray) -> None:
-    left = my_die.copy()
+def _best_subset(
+    my_die: np.ndarray, values: np.ndarray, k: np.int64, out: np.ndarray, left: np.ndarray
+) -> None:
     for t in range(N_TYPES):
+        left[t] = my_die[t]
         out[t] = 0
     for _ in range(k):
         best = -1
@@ -531,6 +792,7 @@ def choose_subset(
     wild_powers: bool,
     stream: np.ndarray,
     out: np.ndarray,
+    work: StrategyWork,
 ) -> None:
     """Reduced die: ``out`` = how many cards of each type to roll (``k`` in all, from my die)."""
     if code == RANDOM:
@@ -539,12 +801,12 @@ def choose_subset(
             total += my_die[t]
         random_subset(my_die, k, stream, out, np.empty(total, dtype=np.int64))
         return
-    mixes = _all_mixes(me, my_die, sizes, seen, unseen)
     if code == EQUILIBRIUM and count == 2:
         q = battlers[0] if battlers[1] == me else battlers[1]
-        their_die = np.zeros(N_TYPES, dtype=np.int64)
-        estimate_die(seen[q], unseen, sizes[q], their_die)
-        payoff = np.zeros((N_TYPES, N_TYPES))
+        game = work.game
+        their_die = game.their_die
+        estimate_die_into(seen[q], unseen, sizes[q], their_die, game.share)
+        payoff = game.payoff
         for a in range(N_TYPES):
             for b in range(N_TYPES):
                 payoff[a, b] = pair_gain(
@@ -552,14 +814,22 @@ def choose_subset(
                 )
         their_k = min(k, sizes[q])
         draw = uniform(stream)
-        with objmode(chosen="int64[:]"):
-            chosen = equilibrium_choice(payoff, my_die, their_die, k, their_k, draw)
-        for t in range(N_TYPES):
-            out[t] = chosen[t]
+        need = equilibrium_selection(
+            payoff, my_die, their_die, k, their_k, draw, game.mine, game.theirs, game.matrix,
+            game.tableau, game.basis, game.mix, game.small, out,
+        )
+        if need > 0:  # a game larger than the work arrays: rare, solved in fresh ones
+            mine, theirs, matrix, tableau, basis, mix, small = _workspace_arrays(need)
+            equilibrium_selection(
+                payoff, my_die, their_die, k, their_k, draw, mine, theirs, matrix, tableau,
+                basis, mix, small, out,
+            )
         return
-    values = np.zeros(N_TYPES)
-    type_values(card, me, battlers, count, active, mixes, sizes, wild_powers, values)
-    _best_subset(my_die, values, k, out)
+    mixes = work.mixes
+    fill_mixes(me, my_die, sizes, seen, unseen, mixes)
+    values = work.values
+    type_values(card, me, battlers, count, active, mixes, sizes, wild_powers, values, work)
+    _best_subset(my_die, values, k, out, work.left)
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -578,13 +848,15 @@ def choose_keep(
     unseen: np.ndarray,
     wild_powers: bool,
     stream: np.ndarray,
+    work: StrategyWork,
 ) -> np.int64:
     """double_roll: 0 to keep the first result, 1 for the second."""
     if code == RANDOM:
         return 1 if random_coin(stream) else 0
-    mixes = _all_mixes(me, my_die, sizes, seen, unseen)
-    values = np.zeros(N_TYPES)
-    type_values(card, me, battlers, count, active, mixes, sizes, wild_powers, values)
+    mixes = work.mixes
+    fill_mixes(me, my_die, sizes, seen, unseen, mixes)
+    values = work.values
+    type_values(card, me, battlers, count, active, mixes, sizes, wild_powers, values, work)
     return 1 if values[second] > values[first] + 1e-12 else 0
 
 
@@ -611,11 +883,13 @@ def choose_switch(
     unseen: np.ndarray,
     wild_powers: bool,
     stream: np.ndarray,
+    work: StrategyWork,
 ) -> np.int64:
     """Wild panda: which face-up Zoo Card the battle switches to (market index)."""
     if code == RANDOM:
         return random_index(market_count, stream)
-    mixes = _all_mixes(me, my_die, sizes, seen, unseen)
+    mixes = work.mixes
+    fill_mixes(me, my_die, sizes, seen, unseen, mixes)
     my_index = 0
     for r in range(count):
         if battlers[r] == me:
@@ -630,7 +904,7 @@ def choose_switch(
                 card, mixes[me], mixes[q], wild_powers, me == active, sizes[me] > 1, sizes[q] > 1
             )
         else:
-            value = chance_among_winners(card, mixes, battlers, count, my_index)
+            value = chance_among_winners(card, mixes, battlers, count, my_index, work)
         value *= card[POINTS] if me == active or count > 2 else 1.0
         if value > best_value + 1e-12:
             best_value = value
@@ -731,88 +1005,3 @@ def choose_draw_instead(
     if my_score + points >= points_to_win:
         return False
     return my_size < params[0]
-
-
-# --- the equilibrium chooser (scipy, outside the compiled code) -----------------------------
-
-
-_SOLVED: dict[bytes, tuple[np.ndarray, np.ndarray]] = {}
-
-
-def _subsets(die: np.ndarray, k: int) -> list[np.ndarray]:
-    """Every distinct way to take ``k`` cards from a die given as counts per type."""
-    found: list[np.ndarray] = []
-
-    def extend(t: int, left: int, current: list[int]) -> None:
-        if t == N_TYPES:
-            if left == 0:
-                found.append(np.array(current, dtype=np.int64))
-            return
-        for n in range(min(int(die[t]), left) + 1):
-            extend(t + 1, left - n, [*current, n])
-
-    extend(0, k, [])
-    return found
-
-
-def selection_game(
-    payoff: np.ndarray, my_die: np.ndarray, their_die: np.ndarray, k: int, their_k: int
-) -> tuple[list[np.ndarray], np.ndarray, list[np.ndarray]]:
-    """The k-card selection as a matrix game: my options, the payoff matrix (my expected
-    gain, +1 card to me, -1 to them, for each pair of selections), their options."""
-    mine = _subsets(my_die, k)
-    theirs = _subsets(their_die, their_k)
-    matrix = np.array([[float(a @ payoff @ b) / (k * their_k) for b in theirs] for a in mine])
-    return mine, matrix, theirs
-
-
-def solve_zero_sum(matrix: np.ndarray) -> tuple[np.ndarray, float]:
-    """The row player's maximin mix and the game's value, by linear programming (scipy).
-
-    Maximise v subject to ``sum_i x_i A[i, j] >= v`` for every column j, ``sum x = 1``,
-    ``x >= 0``.
-    """
-    from scipy.optimize import linprog
-
-    rows, cols = matrix.shape
-    objective = np.zeros(rows + 1)
-    objective[-1] = -1.0
-    upper = np.hstack([-matrix.T, np.ones((cols, 1))])
-    equal = np.hstack([np.ones((1, rows)), np.zeros((1, 1))])
-    bounds = [(0, None)] * rows + [(None, None)]
-    result = linprog(
-        objective,
-        A_ub=upper,
-        b_ub=np.zeros(cols),
-        A_eq=equal,
-        b_eq=[1.0],
-        bounds=bounds,
-        method="highs",
-    )
-    if not result.success:  # pragma: no cover - a finite matrix game always has a solution
-        raise RuntimeError(f"linear program failed: {result.message}")
-    mix = np.clip(result.x[:rows], 0.0, None)
-    return mix / mix.sum(), float(result.x[-1])
-
-
-def equilibrium_choice(
-    payoff: np.ndarray,
-    my_die: np.ndarray,
-    their_die: np.ndarray,
-    k: int,
-    their_k: int,
-    draw: float,
-) -> np.ndarray:
-    """My selection drawn from the equilibrium mix with the uniform number ``draw``
-    (memoised per game situation, so a run solves each distinct game once)."""
-    key = b"".join(
-        np.ascontiguousarray(x).tobytes()
-        for x in (payoff, my_die, their_die, np.array([k, their_k], dtype=np.int64))
-    )
-    if key not in _SOLVED:
-        mine, matrix, _ = selection_game(payoff, my_die, their_die, int(k), int(their_k))
-        mix, _ = solve_zero_sum(matrix)
-        _SOLVED[key] = (np.array(mine), np.cumsum(mix))
-    options, cumulative = _SOLVED[key]
-    index = min(int(np.searchsorted(cumulative, draw, side="right")), len(options) - 1)
-    return options[index].copy()

@@ -1,15 +1,17 @@
 """The voting model and a player's Bayesian beliefs, compiled once and used by both engines.
 
 Voting: a voter judges each animal it may vote for (every other player's, and any neutral
-animal) by the card's score divided by the perception noise, plus a standard Gumbel error
-drawn from the game's stream, and votes for the best. So the chance of a vote for animal
-``c`` among candidates ``C`` is ``w_c / sum(w_j for j in C)`` with ``w = exp(score / noise)``
-(a logit model): close calls split the vote, clear ones rarely do.
+animal) by the card's score divided by the perception noise plus a standard Gumbel error,
+and votes for the best. So the chance of a vote for animal ``c`` among candidates ``C`` is
+``w_c / sum(w_j for j in C)`` with ``w = exp(score / noise)`` (a logit model): close calls
+split the vote, clear ones rarely do. The vote is drawn from those chances directly, with
+one uniform number per voter (:func:`cast_votes`).
 
 Beliefs: a player knows every other animal, so the only unknown in a voter's choice is its
 own animal ``x``. Each vote of another player ``v`` multiplies the likelihood of ``x`` by
-``P(vote of v | x)``; the player's posterior is this likelihood, uniform prior, over the
-animals it cannot rule out (not held by others, not neutral, not removed by a wrong guess).
+``P(vote of v | x)`` (kept as a running product, normalised once when the posterior is
+read); the player's posterior is this likelihood, uniform prior, over the animals it cannot
+rule out (not held by others, not neutral, not removed by a wrong guess).
 No function here reads the acting player's own animal: it is passed as -1 or skipped.
 """
 
@@ -17,7 +19,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 from numba import njit
 
 from zooanalysis.rng import uniform
@@ -25,32 +26,44 @@ from zooanalysis.rng import uniform
 _TINY = 1.0 / 9007199254740992.0
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
-def cast_votes(card, seat_animals, players, neutrals, n_neutrals, scores, rng, votes):
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def cast_votes(card, seat_animals, players, neutrals, n_neutrals, weights, rng, votes):
     """Every player votes (seat order, then its candidates in seat order, then neutrals).
+
+    Each voter draws its vote from the logit model's categorical weights with one uniform
+    number ``u``: the candidates in order, the first whose running weight sum exceeds
+    ``u * (their total)`` (the last candidate if rounding leaves none). This is the same
+    distribution as the best of score plus a Gumbel error per candidate (which the kernel
+    drew before: three uniforms and six logarithms per voter) on a different random stream.
 
     ``votes[v]`` becomes a seat (< players) or ``players + k`` for neutral animal ``k``.
     Returns the Champion (a target index as in ``votes``) or -1 if the top is tied.
     """
     for voter in range(players):
-        best = -1
-        best_value = -np.inf
+        total = 0.0
+        last = -1
         for target in range(players + n_neutrals):
             if target == voter:
                 continue
             animal = seat_animals[target] if target < players else neutrals[target - players]
-            u = uniform(rng)
-            if u < _TINY:
-                u = _TINY
-            value = scores[card, animal] - math.log(-math.log(u))
-            if value > best_value:
-                best_value = value
-                best = target
-        votes[voter] = best
+            total += weights[card, animal]
+            last = target
+        threshold = uniform(rng) * total
+        chosen = last
+        running = 0.0
+        for target in range(players + n_neutrals):
+            if target == voter:
+                continue
+            animal = seat_animals[target] if target < players else neutrals[target - players]
+            running += weights[card, animal]
+            if threshold < running:
+                chosen = target
+                break
+        votes[voter] = chosen
     return champion_of(votes, players, n_neutrals)
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def champion_of(votes, players, n_neutrals):
     """The target with strictly most votes, or -1 when the most votes are tied."""
     best = -1
@@ -70,9 +83,13 @@ def champion_of(votes, players, n_neutrals):
     return -1 if tied else best
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+_RESCALE_HIGH = 2.0**600
+_RESCALE_LOW = 2.0**-600
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def add_evidence(
-    loglik,
+    likelihood,
     seat,
     card,
     seat_animals,
@@ -82,59 +99,97 @@ def add_evidence(
     votes,
     board,
     n_board,
-    scores,
     weights,
 ):
-    """Add one vote's evidence about ``seat``'s own animal to ``loglik`` (indexed by animal).
+    """Multiply one vote's evidence about ``seat``'s own animal into ``likelihood`` (a running
+    product indexed by animal, 1.0 at the start of a round).
 
     For each other voter ``v`` and each candidate ``x`` for ``seat``'s animal:
-    ``log P(vote of v | x) = [v voted for seat] * score(x) - log(S + w(x))`` where ``S`` sums
-    the weights of v's other candidates. ``seat_animals[seat]`` is never read.
+    ``P(vote of v | x) = w(x)^[v voted for seat] / (S + w(x))`` where ``S`` sums the weights
+    of v's other candidates (all the voters' factors for ``x`` are multiplied first, then
+    divided once). The product is never normalised here (the posterior does that once); when
+    its largest board entry leaves ``[2^-600, 2^600]`` the row is multiplied by a power of
+    two, which is exact and leaves the posterior unchanged. ``seat_animals[seat]`` is never
+    read.
     """
-    for voter in range(players):
-        if voter == seat:
-            continue
-        rest = 0.0
-        for target in range(players):
-            if target != voter and target != seat:
-                rest += weights[card, seat_animals[target]]
-        for k in range(n_neutrals):
-            rest += weights[card, neutrals[k]]
-        voted_me = votes[voter] == seat
+    others = 0.0  # every candidate's weight but the seat's own animal (never read)
+    for target in range(players):
+        if target != seat:
+            others += weights[card, seat_animals[target]]
+    for k in range(n_neutrals):
+        others += weights[card, neutrals[k]]
+    for i in range(n_board):
+        x = board[i]
+        w = weights[card, x]
+        numerator = 1.0
+        denominator = 1.0
+        for voter in range(players):
+            if voter == seat:
+                continue
+            # S: the voter's other candidates, i.e. all but the voter's and the seat's animal
+            denominator *= others - weights[card, seat_animals[voter]] + w
+            if votes[voter] == seat:
+                numerator *= w
+        likelihood[x] *= numerator / denominator
+    top = 0.0
+    for i in range(n_board):
+        top = max(top, likelihood[board[i]])
+    if top > _RESCALE_HIGH or (0.0 < top < _RESCALE_LOW):
+        scale = math.ldexp(1.0, -math.frexp(top)[1])
         for i in range(n_board):
-            x = board[i]
-            term = -math.log(rest + weights[card, x])
-            if voted_me:
-                term += scores[card, x]
-            loglik[x] += term
+            likelihood[board[i]] *= scale
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
-def posterior(loglik, board, n_board, excluded, probs):
-    """Normalise ``exp(loglik)`` over the board animals not ``excluded`` into ``probs``.
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def posterior(likelihood, board, n_board, excluded, probs):
+    """Normalise ``likelihood`` over the board animals not ``excluded`` into ``probs``.
 
     Returns ``(top animal, its probability)``; the first animal in board order wins ties.
     """
     top = -1
-    top_value = -np.inf
+    top_value = -1.0
+    total = 0.0
     for i in range(n_board):
         x = board[i]
         probs[x] = 0.0
-        if not excluded[x] and loglik[x] > top_value:
-            top_value = loglik[x]
-            top = x
+        if not excluded[x]:
+            value = likelihood[x]
+            total += value
+            if value > top_value:
+                top_value = value
+                top = x
     if top < 0:
         return -1, 0.0
+    if total <= 0.0:  # every candidate's product underflowed: the top one (first) takes it
+        probs[top] = 1.0
+        return top, 1.0
+    for i in range(n_board):
+        x = board[i]
+        if not excluded[x]:
+            probs[x] = likelihood[x] / total
+    return top, probs[top]
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def posterior_top(likelihood, board, n_board, excluded):
+    """:func:`posterior`'s ``(top animal, its probability)`` without filling every
+    probability (the same floats: the top's likelihood over the same total)."""
+    top = -1
+    top_value = -1.0
     total = 0.0
     for i in range(n_board):
         x = board[i]
         if not excluded[x]:
-            value = math.exp(loglik[x] - top_value)
-            probs[x] = value
+            value = likelihood[x]
             total += value
-    for i in range(n_board):
-        probs[board[i]] /= total
-    return top, probs[top]
+            if value > top_value:
+                top_value = value
+                top = x
+    if top < 0:
+        return -1, 0.0
+    if total <= 0.0:
+        return top, 1.0
+    return top, likelihood[top] / total
 
 
 @njit(cache=True, nogil=True, error_model="numpy")

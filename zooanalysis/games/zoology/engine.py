@@ -112,8 +112,9 @@ class Observation:
         mask[list(self.neutrals)] = True
         return mask
 
-    def loglik(self, seat_animals: np.ndarray | None = None) -> np.ndarray:
-        """Log-likelihood of every animal being this player's, from the round's votes.
+    def likelihood(self, seat_animals: np.ndarray | None = None) -> np.ndarray:
+        """Likelihood of every animal being this player's (a running product, not
+        normalised), from the round's votes in order, as the kernel keeps it.
 
         ``seat_animals`` replaces :meth:`arrays`' seat animals (a test sets the player's
         own entry to show it is never read)."""
@@ -121,10 +122,10 @@ class Observation:
         animals, neutrals, board = self.arrays()
         if seat_animals is not None:
             animals = seat_animals
-        loglik = np.zeros(len(settings.animals), dtype=np.float64)
+        likelihood = np.ones(len(settings.animals), dtype=np.float64)
         for _, card, votes in self.history:
             add_evidence(
-                loglik,
+                likelihood,
                 self.seat,
                 card,
                 animals,
@@ -134,16 +135,17 @@ class Observation:
                 np.asarray(votes, dtype=np.int64),
                 board,
                 len(board),
-                settings.scores,
                 settings.weights,
             )
-        return loglik
+        return likelihood
 
     def beliefs(self) -> tuple[np.ndarray, int, float]:
         """(posterior over every animal, top animal, its probability) from the public votes."""
         board = np.asarray(self.board, dtype=np.int64)
         probs = np.zeros(len(self.settings.animals), dtype=np.float64)
-        top, top_probability = posterior(self.loglik(), board, len(board), self.excluded(), probs)
+        top, top_probability = posterior(
+            self.likelihood(), board, len(board), self.excluded(), probs
+        )
         return probs, int(top), float(top_probability)
 
 
@@ -391,7 +393,7 @@ def ask_question(
         state.players,
         np.asarray(state.neutrals, dtype=np.int64),
         len(state.neutrals),
-        settings.scores,
+        settings.weights,
         stream,
         votes,
     )

@@ -6,9 +6,12 @@ memory); per-game rows (``counts.new_rows``) are written only when the caller pa
 for them. Game ``first_game + i`` of a batch seeded ``s`` is the reference engine's
 ``play_game(settings, strategies, s, first_game + i)``.
 
-Beliefs are kept incrementally (one log-likelihood row per player, updated after every
-vote) where the reference engine recomputes them from the round's history; both add the
-same terms in the same order, so they agree to the last bit.
+Beliefs are kept incrementally (one likelihood row per player, a running product updated
+after every vote and normalised once when a posterior is read) where the reference engine
+recomputes them from the round's history; both multiply the same factors in the same order,
+so they agree to the last bit. Votes are drawn with one uniform per voter from the logit
+model's weights (``beliefs.cast_votes``; before, one Gumbel error per candidate: the same
+distribution on a different random stream).
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from zooanalysis.games.zoology.beliefs import add_evidence, cast_votes, posterior
+from zooanalysis.games.zoology.beliefs import add_evidence, cast_votes, posterior, posterior_top
 from zooanalysis.games.zoology.counts import (
     LEAD_BINS,
     ROUND_BINS,
@@ -28,6 +31,7 @@ from zooanalysis.games.zoology.counts import (
     new_rows,
 )
 from zooanalysis.games.zoology.strategies import (
+    BAYES,
     choose_question,
     gift_target,
     guess_now,
@@ -86,6 +90,7 @@ def play_batch(
         config["cooperative"],
         config["scores"],
         config["weights"],
+        config.get("information", True),
         codes,
         params,
         np.uint64(batch_seed),
@@ -120,7 +125,7 @@ def _draw(seat, hands, hand_len, pile, pile_pos, pile_len, discard, discard_len,
     return pile_pos, pile_len, discard_len
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def _beliefs(
     seat,
     players,
@@ -128,13 +133,15 @@ def _beliefs(
     neutrals,
     n_neutrals,
     removed,
-    loglik,
+    likelihood,
     board,
     n_board,
     excluded,
     probs,
+    full=True,
 ):
-    """Posterior of ``seat`` from its log-likelihood row; returns (top, probability)."""
+    """Posterior of ``seat`` from its likelihood row; returns (top, probability). Only
+    ``full`` fills ``probs``; otherwise just the top and its probability are computed."""
     for i in range(n_board):
         excluded[board[i]] = removed[board[i]]
     for other in range(players):
@@ -142,10 +149,12 @@ def _beliefs(
             excluded[seat_animals[other]] = True
     for k in range(n_neutrals):
         excluded[neutrals[k]] = True
-    return posterior(loglik[seat], board, n_board, excluded, probs)
+    if not full:
+        return posterior_top(likelihood[seat], board, n_board, excluded)
+    return posterior(likelihood[seat], board, n_board, excluded, probs)
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def _score(
     points,
     points_from,
@@ -188,7 +197,7 @@ def _score(
     return best >= points_to_win
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def _place_guess(
     seat,
     animal,
@@ -244,6 +253,7 @@ def _play_batch(
     cooperative,
     scores,
     weights,
+    with_information,
     codes,
     params,
     batch_seed,
@@ -304,7 +314,7 @@ def _play_batch(
     neutrals = np.zeros(max(n_neutrals, 1), dtype=np.int64)
     removed = np.zeros(n_animals, dtype=np.bool_)
     excluded = np.zeros(n_animals, dtype=np.bool_)
-    loglik = np.zeros((players, n_animals), dtype=np.float64)
+    likelihood = np.ones((players, n_animals), dtype=np.float64)
     probs = np.zeros(n_animals, dtype=np.float64)
     work = np.zeros((6, max(n_animals, players + 8)), dtype=np.float64)  # as new_work
     votes = np.zeros(players, dtype=np.int64)
@@ -360,7 +370,7 @@ def _play_batch(
                 guessed[s] = False
                 round_wrong[s] = 0
                 for i in range(n_board):
-                    loglik[s, board[i]] = 0.0
+                    likelihood[s, board[i]] = 1.0
             for k in range(n_neutrals):
                 neutrals[k] = deck[players + k]
             for i in range(n_board):
@@ -372,19 +382,20 @@ def _play_batch(
             # --- questions ---
             while True:
                 asker = (first + turn) % players
-                _beliefs(
-                    asker,
-                    players,
-                    seat_animals,
-                    neutrals,
-                    n_neutrals,
-                    removed,
-                    loglik,
-                    board,
-                    n_board,
-                    excluded,
-                    probs,
-                )
+                if with_information or codes[asker] != BAYES:  # bayes picks at random
+                    _beliefs(
+                        asker,
+                        players,
+                        seat_animals,
+                        neutrals,
+                        n_neutrals,
+                        removed,
+                        likelihood,
+                        board,
+                        n_board,
+                        excluded,
+                        probs,
+                    )
                 index = choose_question(
                     codes[asker],
                     params[asker],
@@ -409,26 +420,28 @@ def _play_batch(
                 card = hands[asker, index]
                 hand_len[asker] -= 1
                 hands[asker, index] = hands[asker, hand_len[asker]]
-                information = own_information(
-                    card,
-                    asker,
-                    seat_animals,
-                    players,
-                    neutrals,
-                    n_neutrals,
-                    probs,
-                    board,
-                    n_board,
-                    scores,
-                    weights,
-                    work,
-                )
+                information = 0.0
+                if with_information:  # only when the questions table asks for it
+                    information = own_information(
+                        card,
+                        asker,
+                        seat_animals,
+                        players,
+                        neutrals,
+                        n_neutrals,
+                        probs,
+                        board,
+                        n_board,
+                        scores,
+                        weights,
+                        work,
+                    )
                 champion = cast_votes(
-                    card, seat_animals, players, neutrals, n_neutrals, scores, rng, votes
+                    card, seat_animals, players, neutrals, n_neutrals, weights, rng, votes
                 )
                 for s in range(players):
                     add_evidence(
-                        loglik[s],
+                        likelihood[s],
                         s,
                         card,
                         seat_animals,
@@ -438,13 +451,13 @@ def _play_batch(
                         votes,
                         board,
                         n_board,
-                        scores,
                         weights,
                     )
                 played[played_len] = card
                 played_len += 1
                 question_plays[card] += 1
-                question_information[card] += information_units(information)
+                if with_information:
+                    question_information[card] += information_units(information)
                 if champion < 0:
                     question_no_champion[card] += 1
                 pile_pos, pile_len, discard_len = _draw(
@@ -473,11 +486,12 @@ def _play_batch(
                             neutrals,
                             n_neutrals,
                             removed,
-                            loglik,
+                            likelihood,
                             board,
                             n_board,
                             excluded,
                             probs,
+                            False,
                         )
                         if guess_now(codes[s], params[s], top_p) and top >= 0:
                             wanted_seat[n_wanted] = s
@@ -547,7 +561,7 @@ def _play_batch(
                             neutrals,
                             n_neutrals,
                             removed,
-                            loglik,
+                            likelihood,
                             board,
                             n_board,
                             excluded,
@@ -604,7 +618,7 @@ def _play_batch(
                             neutrals,
                             n_neutrals,
                             removed,
-                            loglik,
+                            likelihood,
                             board,
                             n_board,
                             excluded,

@@ -1,0 +1,153 @@
+"""The meta-game solver on games whose answers are known by hand."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from zooanalysis.field_analysis import interchangeable, meta_game
+from zooanalysis.metagame import (
+    MetaGame,
+    alpha_rank,
+    composition_count,
+    compositions,
+    fixation_probability,
+    gains,
+    nash_conv,
+    solve_equilibrium,
+)
+
+ROCK_PAPER_SCISSORS = np.array([[0.5, 0.0, 1.0], [1.0, 0.5, 0.0], [0.0, 1.0, 0.5]])
+
+
+def test_compositions_are_every_multiset_once() -> None:
+    table = compositions(3, 4)
+    assert len(table) == composition_count(3, 4) == 15
+    assert (table.sum(axis=1) == 4).all()
+    assert len({tuple(row) for row in table.tolist()}) == 15
+
+
+def test_rock_paper_scissors_has_the_uniform_equilibrium() -> None:
+    game = MetaGame.from_matrix(ROCK_PAPER_SCISSORS)
+    solved = solve_equilibrium(game)
+    assert solved.weights == pytest.approx(np.full(3, 1 / 3), abs=1e-6)
+    assert solved.nash_conv < 1e-9
+
+
+def test_a_biased_rock_paper_scissors_is_solved_from_a_cycle() -> None:
+    """Zero-sum, rock beats scissors by 1, paper beats rock by 2, scissors beats paper by 3:
+    the equilibrium x solves A x = 0, i.e. x = (3, 1, 2) / 6. The dynamics cycle around it
+    from the uniform start; the solver must still land on it."""
+    matrix = np.array([[0, -2, 1], [2, 0, -3], [-1, 3, 0]], dtype=float)
+    solved = solve_equilibrium(MetaGame.from_matrix(matrix))
+    assert solved.weights == pytest.approx(np.array([3, 1, 2]) / 6, abs=1e-4)
+    assert solved.nash_conv < 1e-6
+
+
+def test_a_dominated_strategy_gets_no_weight() -> None:
+    """A fourth strategy that loses to everything (0.2 against each of R, P, S, which
+    score 0.8 against it) is strictly dominated: weight 0, the rest uniform."""
+    matrix = np.array(
+        [
+            [0.5, 0.0, 1.0, 0.8],
+            [1.0, 0.5, 0.0, 0.8],
+            [0.0, 1.0, 0.5, 0.8],
+            [0.2, 0.2, 0.2, 0.5],
+        ]
+    )
+    solved = solve_equilibrium(MetaGame.from_matrix(matrix))
+    assert solved.weights[3] < 1e-6
+    assert solved.weights[:3] == pytest.approx(np.full(3, 1 / 3), abs=1e-4)
+
+
+def test_a_three_seat_game_with_a_mixed_equilibrium() -> None:
+    """Three seats, two strategies: a seat's payoff is 1 when its strategy is in the
+    minority of the table and 0 otherwise (all alike: 1/3 each). Against two seats drawn
+    from (p, 1 - p), A earns (1 - p)^2 + p^2 / 3 and B earns p^2 + (1 - p)^2 / 3, equal
+    at p = 1/2."""
+    counts = compositions(2, 3)
+    payoffs = np.full(counts.shape, np.nan)
+    for row, (a, b) in enumerate(counts):
+        if a == 3 or b == 3:
+            payoffs[row, 0 if a else 1] = 1 / 3
+        else:
+            payoffs[row, 0] = 1.0 if a == 1 else 0.0
+            payoffs[row, 1] = 1.0 if b == 1 else 0.0
+    game = MetaGame(counts, payoffs)
+    p = 0.3
+    assert game.expected_payoffs(np.array([p, 1 - p])) == pytest.approx(
+        [(1 - p) ** 2 + p**2 / 3, p**2 + (1 - p) ** 2 / 3]
+    )
+    solved = solve_equilibrium(game)
+    assert solved.weights == pytest.approx([0.5, 0.5], abs=1e-6)
+    # at (0.9, 0.1): A earns 0.28, B 0.81 + 0.01 / 3, the mix 1/3 (a constant-sum game)
+    assert nash_conv(game, np.array([0.9, 0.1])) == pytest.approx(0.81 + 0.01 / 3 - 1 / 3)
+
+
+def test_nash_conv_is_the_best_deviations_gain() -> None:
+    game = MetaGame.from_matrix(ROCK_PAPER_SCISSORS)
+    pure_rock = np.array([1.0, 0.0, 0.0])
+    # against all-rock, paper earns 1, rock 0.5
+    assert nash_conv(game, pure_rock) == pytest.approx(0.5)
+    assert gains(game, pure_rock) == pytest.approx([0.0, 0.5, -0.5])
+
+
+def test_alpha_rank_of_two_strategies_matches_the_hand_formula() -> None:
+    """Population 2, two seats: the mutant meets the resident, so
+    rho(i -> j) = 1 / (1 + exp(-alpha (A[j, i] - A[i, j]))) and
+    pi_0 / pi_1 = rho(1 -> 0) / rho(0 -> 1) = exp(alpha (A[0, 1] - A[1, 0]))."""
+    matrix = np.array([[0.5, 0.7], [0.3, 0.5]])
+    game = MetaGame.from_matrix(matrix)
+    alpha = 2.0
+    assert fixation_probability(game, 1, 0, alpha, 2) == pytest.approx(
+        1 / (1 + math.exp(-alpha * 0.4))
+    )
+    scores = alpha_rank(game, alpha=alpha, population=2)
+    assert scores[0] / scores[1] == pytest.approx(math.exp(alpha * 0.4))
+    assert scores.sum() == pytest.approx(1.0)
+
+
+def test_alpha_rank_is_uniform_on_a_cycle_and_picks_a_dominant_strategy() -> None:
+    assert alpha_rank(MetaGame.from_matrix(ROCK_PAPER_SCISSORS)) == pytest.approx(np.full(3, 1 / 3))
+    transitive = np.array([[0.5, 0.8, 0.9], [0.2, 0.5, 0.7], [0.1, 0.3, 0.5]])
+    scores = alpha_rank(MetaGame.from_matrix(transitive))
+    assert scores[0] > 0.99
+
+
+def test_a_neutral_mutant_fixes_with_chance_one_over_the_population() -> None:
+    game = MetaGame.from_matrix(np.full((2, 2), 0.5))
+    assert fixation_probability(game, 0, 1, 50.0, 20) == pytest.approx(1 / 20)
+
+
+def test_the_payoff_table_must_be_complete() -> None:
+    counts = compositions(2, 2)
+    with pytest.raises(ValueError, match="payoff"):
+        MetaGame(counts, np.full(counts.shape, np.nan))
+    with pytest.raises(ValueError, match="compositions"):
+        MetaGame(counts[:2], np.where(counts[:2] > 0, 0.5, np.nan))
+
+
+def test_strategies_that_play_alike_are_found() -> None:
+    """Strategies 0 and 1 are copies (same payoffs wherever they are swapped); 2 differs."""
+    matrix = np.array([[0.5, 0.5, 0.7], [0.5, 0.5, 0.7], [0.3, 0.3, 0.5]])
+    twins = interchangeable(MetaGame.from_matrix(matrix))
+    assert twins == [[1], [0], []]
+
+
+def test_meta_game_from_counts_divides_shares_by_seat_games() -> None:
+    counts = compositions(2, 2)
+    shares = np.where(counts > 0, counts * 10.0, 0.0)
+    seat_games = counts * 20
+    game = meta_game(counts, shares, seat_games)
+    assert np.nanmax(game.payoffs) == pytest.approx(0.5)
+
+
+def test_strategies_within_their_intervals_are_not_told_apart() -> None:
+    matrix = np.array([[0.5, 0.52, 0.7], [0.48, 0.5, 0.7], [0.3, 0.3, 0.5]])
+    game = MetaGame.from_matrix(matrix)
+    assert interchangeable(game) == [[], [], []]  # not exactly equal
+    # against each other they score 0.52 and 0.48: 0.04 apart, within half-widths 0.025 each
+    widths = np.where(game.counts > 0, 0.025, 0.0)
+    assert interchangeable(game, widths) == [[1], [0], []]

@@ -1,0 +1,121 @@
+"""The skill ladder of a field: how much each rung of skill gains over the rung below.
+
+Rungs, from the bottom: ``random`` (the uniformly random player, when the population has
+it), the shipped heuristics at their defaults, the tuned players (any population member
+whose parameters differ from the defaults), and the field's equilibrium mix. Within a rung
+with several members, the one that does best against the rung below climbs (so the ladder
+is the steepest path the population offers; chosen on the same data, so it is a little
+optimistic). Each rung's figure is the win share per seat-game of **one** player of that
+rung at a table whose other seats are all the rung below, read from the field's
+meta-game (a composition it played on common deals), with a 95% interval from the
+bootstrap over batches of deals, next to the fair share: a designer's "is it just luck?".
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from zooanalysis.field_analysis import meta_game
+
+RANDOM = "random"
+BOOTSTRAP = 200
+
+
+def _share_against(game, mix: np.ndarray, below: int) -> float:
+    """Win share of one seat drawing from ``mix`` when every other seat plays ``below``."""
+    seats = game.seats
+    total = 0.0
+    for i, weight in enumerate(mix):
+        if weight <= 0:
+            continue
+        composition = np.zeros(game.strategies, dtype=np.int64)
+        composition[below] += seats - 1
+        composition[i] += 1
+        total += weight * game.payoffs[game.row_of(composition), i]
+    return total
+
+
+def ladder_table(field, rungs: Sequence[str] | None = None, seed: int = 0) -> pd.DataFrame:
+    """One row per rung above the first: the rung's player, the rung below, its win share
+    against a table of the rung below with the 95% bootstrap interval, the fair share,
+    and whether the interval lies above it. Empty when the field has fewer than two rungs.
+    ``rungs`` (population labels or ``mix``) overrides the automatic choice."""
+    from zooanalysis.exploit import field_arrays
+
+    labels = list(field.manifest["population"])
+    counts, shares, seat_games = field_arrays(field)
+    game = meta_game(counts, shares.sum(axis=1), seat_games.sum(axis=1))
+    weights = field.manifest["solution"]["weights"]
+    mix = np.array([weights[label] for label in labels])
+
+    def as_mix(name: str) -> np.ndarray:
+        if name == "mix":
+            return mix
+        pure = np.zeros(len(labels))
+        pure[labels.index(name)] = 1.0
+        return pure
+
+    chosen = list(rungs) if rungs is not None else _automatic(game, labels, mix)
+    if len(chosen) < 2:
+        return pd.DataFrame()
+    rng = np.random.default_rng([seed, 3])
+    batches = shares.shape[1]
+    picks = [rng.integers(0, batches, size=batches) for _ in range(BOOTSTRAP)]
+    resampled = [
+        meta_game(counts, shares[:, p].sum(axis=1), seat_games[:, p].sum(axis=1)) for p in picks
+    ]
+    rows = []
+    for level, (lower, upper) in enumerate(itertools.pairwise(chosen), start=1):
+        below = labels.index(lower)
+        value = _share_against(game, as_mix(upper), below)
+        draws = [_share_against(g, as_mix(upper), below) for g in resampled]
+        low, high = np.percentile(draws, [2.5, 97.5]) if batches > 1 else (np.nan, np.nan)
+        fair = 1.0 / game.seats
+        rows.append(
+            {
+                "rung": level,
+                "player": upper,
+                "versus": lower,
+                "share": value,
+                "ci_low": float(low),
+                "ci_high": float(high),
+                "fair_share": fair,
+                "gain_over_fair": value - fair,
+                "verdict": "above fair" if low > fair else
+                ("below fair" if high < fair else "no measurable difference"),
+            }
+        )  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def _automatic(game, labels: list[str], mix: np.ndarray) -> list[str]:
+    """random, then the best shipped heuristic, then the best tuned player, then the mix
+    (each best against the rung below); rungs the population lacks are skipped."""
+    heuristics = [label for label in labels if ":" not in label and label != RANDOM]
+    tuned = [label for label in labels if ":" in label]
+    rungs: list[str] = []
+    if RANDOM in labels:
+        rungs.append(RANDOM)
+    for group in (heuristics, tuned):
+        if not group:
+            continue
+        if not rungs:
+            rungs.append(group[0])
+            group = group[1:]
+            if not group:
+                continue
+        below = labels.index(rungs[-1])
+
+        def strength(label: str, below: int = below) -> float:
+            pure = np.zeros(len(labels))
+            pure[labels.index(label)] = 1.0
+            return _share_against(game, pure, below)
+
+        rungs.append(max(group, key=strength))
+    if rungs and mix[labels.index(rungs[-1])] < 1 - 1e-9:
+        rungs.append("mix")
+    return rungs

@@ -1,0 +1,253 @@
+"""The report of a field folder: the equilibrium mix, alpha-Rank, convergence, the meta-game."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+
+from zooanalysis.field import FieldResult
+from zooanalysis.field_text import (
+    alpha_sentence,
+    deviation_sentence,
+    support_sentences,
+    twin_sentences,
+)
+from zooanalysis.games import get_game
+from zooanalysis.report.model import Figure, Finding, ReportDocument, Section, Table
+from zooanalysis.report.run_report import strategy_descriptions
+from zooanalysis.report.style import PALETTE, REFERENCE, new_figure, percent_axis
+
+DEFINITIONS = {
+    "Meta-game": "A game whose moves are the population's strategies: each seat picks one, "
+    "and a seat's payoff is its strategy's win share per seat-game (ties split) in the "
+    "lineup that results, measured on the same deals for every lineup, every strategy in "
+    "every seat equally often.",
+    "Equilibrium mix": "A symmetric Nash equilibrium of the meta-game: weights such that, "
+    "when every seat draws its strategy from them, no strategy of the population earns more "
+    "than the mix itself. Found by replicator dynamics; its 95% interval is a bootstrap over "
+    "batches of deals (each replicate re-solved).",
+    "NashConv": "The most any strategy of the population gains against the mix over the mix "
+    "itself, in win share: 0 at an exact equilibrium of the measured meta-game. It says how "
+    "far from converged the solution is.",
+    "alpha-Rank": "The long-run share of time a population spends playing each strategy "
+    "when single mutants invade and take over with Moran-process odds (selection intensity "
+    "alpha): a ranking that needs no equilibrium and handles cycles.",
+    "Payoff against the mix": "A strategy's win share per seat-game when the other seats "
+    "are drawn from the equilibrium mix.",
+}
+
+
+def field_document(result: FieldResult) -> ReportDocument:
+    """Everything ``zoosim report`` shows for a field folder."""
+    manifest = result.manifest
+    table = result.equilibrium()
+    solution = manifest["solution"]
+    findings = [
+        Finding(text, figure="equilibrium_weights", key=f"support_{i}")
+        for i, text in enumerate(support_sentences(table))
+    ]
+    findings += [Finding(text, key="twins") for text in twin_sentences(table)]
+    low, high = solution.get("nash_conv_ci", [np.nan, np.nan])
+    findings.append(
+        Finding(
+            f"The solution is {100 * solution['nash_conv']:.3f} points of win share from an "
+            f"exact equilibrium of the measured meta-game (NashConv; bootstrap interval "
+            f"[{100 * low:.3f}, {100 * high:.3f}]).",
+            solution["nash_conv"],
+            low,
+            high,
+            int(manifest["games"]),
+            "convergence",
+            "nash_conv",
+        )
+    )
+    findings.append(Finding(deviation_sentence(table), figure="payoff_vs_mix", key="gains"))
+    findings.append(Finding(alpha_sentence(table), figure="alpha_rank", key="alpha_rank"))
+    section = Section(
+        title="Equilibrium field",
+        intro=(
+            f"{len(manifest['population'])} strategies at {manifest['seats']} seats: "
+            f"{manifest['compositions']} compositions in {manifest['lineups']} seatings of "
+            f"{manifest['games_per_lineup']:,} games each, all on the same deals."
+        ),
+        findings=[],
+        figures=[
+            interval_figure(
+                table,
+                "weight",
+                "equilibrium_weights",
+                "Equilibrium mix",
+                "Weight in the symmetric equilibrium",
+            ),
+            interval_figure(
+                table, "alpha_rank", "alpha_rank", "alpha-Rank", "Stationary mass (alpha-Rank)"
+            ),
+            interval_figure(
+                table,
+                "payoff_vs_mix",
+                "payoff_vs_mix",
+                "Payoff against the mix",
+                "Win share per seat-game against the mix",
+                low="payoff_ci_low",
+                high="payoff_ci_high",
+                reference=1 / manifest["seats"],
+            ),
+            convergence_figure(result.convergence()),
+        ],
+        tables=[
+            Table(
+                "equilibrium",
+                "Equilibrium weight, alpha-Rank and payoff against the mix (95% bootstrap CI)",
+                table,
+            ),
+            Table(
+                "payoffs",
+                "The meta-game: win share per seat-game in every composition (95% CI)",
+                result.payoffs(),
+                index=False,
+                hidden=("composition",),
+            ),
+        ],
+        definitions=DEFINITIONS,
+    )
+    sections = [section]
+    ladder = result.ladder()
+    if not ladder.empty:
+        sections.append(ladder_section(ladder, int(manifest["seats"])))
+        findings.append(ladder_finding(ladder))
+    game = get_game(manifest["game"])
+    names = [label.split(":", 1)[0] for label in manifest["population"]]
+    return ReportDocument(
+        title=f"{manifest['title']}: equilibrium field",
+        subtitle=(
+            f"{manifest['games']:,} games, population {', '.join(manifest['population'])}, "
+            f"seed {manifest['seed']}."
+        ),
+        findings=findings,
+        sections=sections,
+        facts={
+            "Field": str(result.path) if result.path else "(in memory)",
+            "Game": f"{manifest['title']} ({manifest['game']})",
+            "Rule settings": json.dumps(manifest.get("settings", {}), sort_keys=True),
+            "Population sources": "; ".join(manifest.get("sources") or []) or "command line",
+            "zoosim version": str(manifest.get("zoosim_version", "?")),
+            "Git commit": str(manifest.get("git_commit", "?")),
+            "Created": str(manifest.get("created", "?")),
+        },
+        strategies=strategy_descriptions(game, list(dict.fromkeys(names))),
+    )
+
+
+def interval_figure(
+    table: pd.DataFrame,
+    column: str,
+    name: str,
+    title: str,
+    label: str,
+    low: str | None = None,
+    high: str | None = None,
+    reference: float | None = None,
+) -> Figure:
+    """One value per strategy with its 95% interval, as points with error bars."""
+    low = low or f"{column}_ci_low"
+    high = high or f"{column}_ci_high"
+    figure, axes = new_figure(6.4, 0.8 + 0.5 * len(table))
+    positions = np.arange(len(table))
+    values = table[column].to_numpy(dtype=float)
+    below = np.clip(values - table[low].to_numpy(dtype=float), 0, None)
+    above = np.clip(table[high].to_numpy(dtype=float) - values, 0, None)
+    axes.errorbar(
+        values,
+        positions,
+        xerr=np.nan_to_num(np.vstack([below, above])),
+        fmt="o",
+        color=PALETTE[0],
+        capsize=3,
+    )
+    if reference is not None:
+        axes.axvline(reference, color=REFERENCE, linestyle="--", linewidth=1)
+    axes.set_yticks(positions, list(table.index))
+    axes.invert_yaxis()
+    axes.set_xlabel(label)
+    percent_axis(axes, "x")
+    return Figure(name, title, figure, f"{label}, with 95% bootstrap intervals over deals.")
+
+
+def convergence_figure(trace: pd.DataFrame) -> Figure:
+    """NashConv of the replicator's last iterate and running average along the way."""
+    figure, axes = new_figure()
+    floor = 1e-12
+    axes.plot(
+        trace["iteration"],
+        trace["nash_conv_last"].clip(lower=floor),
+        marker="o",
+        color=PALETTE[0],
+        label="last iterate",
+    )
+    axes.plot(
+        trace["iteration"],
+        trace["nash_conv_average"].clip(lower=floor),
+        marker="s",
+        color=PALETTE[1],
+        label="running average",
+    )
+    axes.set_xscale("log")
+    axes.set_yscale("log")
+    axes.set_xlabel("Replicator step")
+    axes.set_ylabel("NashConv (win share)")
+    axes.legend()
+    return Figure(
+        "convergence",
+        "Convergence of the replicator dynamics",
+        figure,
+        "How far from an equilibrium the dynamics were along the way (before the final "
+        "polish on the support); 0 would be exact.",
+    )
+
+
+def ladder_finding(ladder: pd.DataFrame) -> Finding:
+    """The steepest rung of the ladder, said with its interval and the fair share."""
+    top = ladder.loc[ladder["gain_over_fair"].idxmax()]
+    text = (
+        f"Skill ladder: one {top.player} at a table of {top.versus} wins a share of "
+        f"{100 * top.share:.1f}% [{100 * top.ci_low:.1f}%, {100 * top.ci_high:.1f}%] per "
+        f"seat-game against a fair {100 * top.fair_share:.1f}% ({top.verdict})."
+    )
+    return Finding(text, top.share, top.ci_low, top.ci_high, 0, "skill_ladder", "skill_ladder")
+
+
+def ladder_section(ladder: pd.DataFrame, seats: int) -> Section:
+    """Each rung's win share against a table of the rung below, as one figure."""
+    figure, axes = new_figure(6.4, 0.9 + 0.55 * len(ladder))
+    positions = np.arange(len(ladder))
+    below = np.clip(ladder["share"] - ladder["ci_low"], 0, None).fillna(0)
+    above = np.clip(ladder["ci_high"] - ladder["share"], 0, None).fillna(0)
+    axes.barh(positions, ladder["share"], color=PALETTE[0], alpha=0.8)
+    axes.errorbar(ladder["share"], positions, xerr=np.vstack([below, above]), fmt="none",
+                  color="black", capsize=3)  # fmt: skip
+    axes.axvline(1 / seats, color=REFERENCE, linestyle="--", linewidth=1)
+    axes.set_yticks(positions, [f"{r.player}\nvs {r.versus}" for r in ladder.itertuples()])
+    axes.invert_yaxis()
+    axes.set_xlabel("Win share of one player against a table of the rung below")
+    percent_axis(axes, "x")
+    return Section(
+        title="Skill ladder",
+        intro=(
+            "How much skill matters: each rung (random, shipped heuristic, tuned, "
+            "equilibrium mix) is one seat at a table of the rung below; the dashed line is "
+            "the fair share. Within a rung the member doing best against the rung below "
+            "climbs, chosen on the same data (slightly optimistic)."
+        ),
+        figures=[
+            Figure(
+                "skill_ladder",
+                "Skill ladder",
+                figure,
+                "Win share per seat-game against a table of the rung below, with 95% "
+                "bootstrap intervals over deals; dashed: the fair share.",
+            )
+        ],
+        tables=[Table("ladder", "Skill ladder (95% bootstrap CI)", ladder, index=False)],
+    )
