@@ -139,6 +139,32 @@ def test_generic_findings_equal_the_dataframes(biased) -> None:
     changes = run.table("lead_changes")
     mean = (changes["lead_changes"] * changes["games"]).sum() / changes["games"].sum()
     assert number(findings["lead_changes_mean"], "value") == pytest.approx(mean)
+    late = settled.loc[settled["settled_percent"] >= 50, "games"].sum()
+    assert number(findings["comeback"], "value") == pytest.approx(late / single)
+    assert late == single - early  # every single-winner game settles in one half
+    margins = run.table("margins")
+    n = margins["games"].sum()
+    assert n == run.games  # four players: some seat always loses
+    mean = (margins["margin"] * margins["games"]).sum() / n
+    assert_finding_equals(
+        findings["margin_mean"], mean, *balance_bounds(run, "margin_mean"), n
+    )
+    assert "won by a single point" in findings["margin_mean"]["text"]
+    last_quarter = settled.loc[settled["settled_percent"] >= 75, "games"].sum()
+    flat = run.metrics()  # and every sweep cell carries the same numbers
+    assert flat["balance.drama_value"] == pytest.approx(last_quarter / single)
+    assert flat["balance.margin_mean_value"] == pytest.approx(mean)
+    assert flat["balance.won_by_one_value"] == pytest.approx(
+        margins.loc[margins["margin"] == 1, "games"].sum() / n
+    )
+
+
+def balance_bounds(run, metric: str) -> tuple[float, float]:
+    """A balance metric's interval, as the report computes it."""
+    from zooanalysis.report.balance import balance_metrics
+
+    row = balance_metrics(run).set_index("metric").loc[metric]
+    return row.ci_low, row.ci_high
 
 
 def test_bluff_findings_equal_the_dataframes(biased) -> None:
@@ -195,6 +221,7 @@ def test_every_referenced_figure_is_embedded_and_written(biased) -> None:
         "how_games_end",
         "decisiveness",
         "lead_changes",
+        "winning_margin",
         "game_length",
     ):
         assert required in figure_names
@@ -206,7 +233,8 @@ def test_no_external_resources_and_readable_on_a_phone(biased) -> None:
     parsed = parse(html)
     assert "://" not in text
     assert "<script" not in text and "<link" not in text and "@import" not in text
-    assert all(url.startswith(("data:", "#")) for url in parsed.urls), parsed.urls
+    local = [url for url in parsed.urls if not url.startswith(("data:", "#"))]
+    assert local and all(re.fullmatch(r"figures/\w+\.svg", url) for url in local), local
     assert any(m.get("name") == "viewport" for m in parsed.meta)
     assert "img{max-width:100%" in text
 
@@ -218,7 +246,10 @@ def test_the_report_reads_right(biased) -> None:
     tables = html_tables(html.parent)
     assert list(tables["win_rate_by_seat"]["seat"]) == ["1", "2", "3", "4"]
     assert list(tables["penalty_points"]["seat"]) == ["1", "2", "3", "4"]
-    assert "metric" not in tables["balance_metrics"].columns  # ids stay in the CSV
+    ids = set(pd.read_csv(html.parent / "tables" / "balance_metrics.csv")["metric"])
+    shown = set(tables["balance_metrics"].to_numpy().ravel())
+    assert "seat_balance" in ids and not ids & shown  # ids stay in the CSV
+    assert list(tables["balance_metrics"].columns) == ["measure", "value [95% CI]", "n"]
 
 
 def test_tables_are_written_as_csv(biased) -> None:
@@ -266,6 +297,9 @@ def test_the_report_names_the_strategies_and_warns_about_bots(biased) -> None:
         "Shared-win (tie) rate",
         "Decisiveness",
         "Lead changes",
+        "Winning margin",
+        "Comebacks",
+        "Drama",
         "Doubt success",
     ):
         assert f"<dt>{term}" in text

@@ -38,12 +38,12 @@ def tournament_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-def write_sweep(folder: Path, grid: str) -> Path:
-    """A small sweep file with the given [grid] lines."""
+def write_sweep(folder: Path, grid: str, head: str = "") -> Path:
+    """A small sweep file with the given [grid] lines (and top-level lines ``head``)."""
     path = folder / "sweep.toml"
     path.write_text(
-        'game = "bluff"\n[run]\nplayers = "bayes,cautious,random"\ngames = "800"\nseed = 1\n'
-        f"[grid]\n{grid}\n",
+        f'game = "bluff"\n{head}[run]\nplayers = "bayes,cautious,random"\ngames = "800"\n'
+        f"seed = 1\n[grid]\n{grid}\n",
         encoding="utf-8",
     )
     return path
@@ -86,17 +86,47 @@ def test_tournament_report(tournament_dir: Path, tmp_path: Path) -> None:
     assert "://" not in text
 
 
-def test_sweep_report_with_two_keys_draws_heatmaps(tmp_path: Path) -> None:
-    sweep = write_sweep(tmp_path, '"seat1.doubt" = [0.2, 0.6]\n"settings.points_to_end" = [20, 30]')
+def test_sweep_report_with_two_keys_answers_its_question(tmp_path: Path) -> None:
+    """A strategy parameter against a rule: the title and question from the sweep file, the
+    best and worst setting at each value of the rule, the rule's effect, a heatmap per seat."""
+    sweep = write_sweep(
+        tmp_path,
+        '"seat1.doubt" = [0.2, 0.6]\n"settings.points_to_end" = [20, 30]',
+        'title = "Doubt against points"\ndescription = "Should seat 1 doubt more?"\n',
+    )
     out = tmp_path / "sweep-out"
     assert cli.main(["sweep", str(sweep), "--out", str(out), "--jobs", "1"]) == 0
     assert folder_kind(out) == "sweep"
     html = build_report(out, tmp_path / "report")
-    cells = pd.read_parquet(out / "cells.parquet")
-    assert finding_values(html)["seat1_best_cell"] == pytest.approx(cells["seat1_win_rate"].max())
     text = html.read_text(encoding="utf-8")
-    assert "over seat1.doubt and settings.points_to_end" in text
-    assert (html.parent / "figures" / "sweep_win_rate.png").is_file()
+    assert "<h1>Doubt against points: sweep report</h1>" in text
+    assert "Should seat 1 doubt more?" in text
+    cells = pd.read_parquet(out / "cells.parquet")
+    values = finding_values(html)
+    # the best doubt's win share, at the rule value where it is highest
+    assert values["best_seat1.doubt"] == pytest.approx(cells["seat1_win_rate"].max())
+    for points in (20, 30):
+        part = cells[cells["settings.points_to_end"] == points].set_index("seat1.doubt")
+        low, high = part.loc[0.2], part.loc[0.6]
+        separated = low.seat1_win_ci_low > high.seat1_win_ci_high
+        assert (f"at points_to_end = {points}: best doubt 0.2" in text) == separated
+    # the rule's effect, averaged over the doubt values: game length in moves
+    moves = cells.groupby("settings.points_to_end")["balance.moves_mean_value"].mean()
+    assert moves[30] > moves[20]
+    assert "game length (moves) rises from" in text
+    effect = pd.read_csv(html.parent / "tables" / "effect_points_to_end.csv")
+    assert {"balance across seats", "shared wins", "winning margin"} <= set(effect["metric"])
+    # a notebook reads the same answers from the folder
+    result = zooanalysis.load_run(out)
+    assert result.title == "Doubt against points"
+    pd.testing.assert_frame_equal(
+        result.effects("settings.points_to_end").reset_index(drop=True), effect,
+        check_dtype=False,
+    )
+    best = pd.read_csv(html.parent / "tables" / "best_doubt.csv")
+    assert list(result.best_settings("seat1.doubt")["best"].astype(float)) == list(best["best"])
+    for seat in (1, 2, 3):
+        assert (html.parent / "figures" / f"sweep_win_rate_seat{seat}.svg").is_file()
     assert len(pd.read_csv(html.parent / "tables" / "cells.csv")) == 4
     assert_report_reads_right(html.parent)
     assert_no_clipped_text(report_document(out))
@@ -111,4 +141,7 @@ def test_sweep_report_with_one_key_draws_lines(
     capsys.readouterr()
     assert cli.main(["report", str(out), "-o", str(tmp_path / "report")]) == 0
     text = (tmp_path / "report" / "report.html").read_text(encoding="utf-8")
-    assert "Win rate by seat over settings.points_to_end" in text
+    assert "Win share by seat over points_to_end" in text
+    assert "What points_to_end changes" in text
+    assert "<h1>Bluff in Zoo sweep sweep-out: sweep report</h1>" in text  # no title given
+    assert_report_reads_right(tmp_path / "report")

@@ -1145,9 +1145,81 @@ def report(
         Path | None,
         typer.Option("-o", "--out", help="Report folder (default reports/<folder name>)."),
     ] = None,
+    skill: Annotated[
+        bool,
+        typer.Option(
+            "--skill/--no-skill",
+            help="First measure skill against random players (zoosim skill, with its "
+            "default games), for a run; without it the report only reads what is stored.",
+        ),
+    ] = False,
 ) -> None:
     """Write a self-contained HTML balance report (plus PNG/SVG figures and CSV tables)."""
+    if skill:
+        from zooanalysis.report.build import check_report_target, default_report_folder
+
+        check_report_target(out or default_report_folder(run_dir))
+        _measure_skill(run_dir, None, None, progress=True)
     _write_report(run_dir, out)
+
+
+@app.command(
+    epilog=examples(
+        "zoosim skill runs/NAME                 # then: zoosim report runs/NAME",
+        "zoosim skill runs/NAME --games 5000",
+    )
+)
+def skill(
+    run_dir: Annotated[Path, typer.Argument(help="A run folder (from zoosim run).")],
+    games: Annotated[
+        str | None,
+        typer.Option(
+            "--games",
+            help=with_default(
+                "Deals per strategy, each played once in every seating.", "2,000"
+            ),
+        ),
+    ] = None,
+    jobs: Annotated[
+        int | None,
+        typer.Option("--jobs", help=with_default("Parallel workers.", "all cores")),
+    ] = None,
+    progress: Annotated[
+        bool, typer.Option("--progress/--no-progress", help="Show the progress bar.")
+    ] = True,
+) -> None:
+    """Measure skill or luck: each shipped strategy against random players, for the run's
+    rules and number of players (stored in RUN_DIR/skill; zoosim report shows it)."""
+    _measure_skill(run_dir, games, jobs, progress)
+
+
+def _measure_skill(run_dir: Path, games: str | None, jobs: int | None, progress: bool) -> None:
+    """Play (or reuse) the skill runs of ``run_dir`` and print the skill gaps."""
+    from zooanalysis.loading import load_run
+    from zooanalysis.report.build import folder_kind
+    from zooanalysis.skill import DEFAULT_DEALS, play_skill_run, skill_plan, skill_table
+
+    if folder_kind(run_dir) != "run":
+        raise UserError(f"{run_dir}: skill is measured for a run folder (from zoosim run)")
+    deals = parse_count(games, "--games") if games is not None else DEFAULT_DEALS
+    run = load_run(run_dir)
+    workers = _jobs(jobs)
+    for strategy, labels in skill_plan(run, deals):
+        title = f"{strategy} against random"
+        with GameProgress(deals * len(labels), title, enabled=progress) as bar:
+            play_skill_run(run, strategy, labels, deals, workers, bar.advance)
+    table = skill_table(run_dir)
+    typer.echo(
+        "Skill gap: win share over a random player's, on the same deals in every seating "
+        "(percentage points [95% CI]):"
+    )
+    for row in table.itertuples():
+        typer.echo(
+            f"  {row.strategy:<14} {100 * row.gap:+.1f} [{100 * row.gap_ci_low:+.1f}, "
+            f"{100 * row.gap_ci_high:+.1f}]  (its win share {100 * row.share:.1f}%, random's "
+            f"{100 * row.random_share:.1f}%, {row.deals:,} deals)"
+        )
+    typer.echo(f"Stored in {Path(run_dir) / 'skill'}/; zoosim report {run_dir} shows it.")
 
 
 @app.command(

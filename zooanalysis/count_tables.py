@@ -32,12 +32,14 @@ def seat_table(totals: dict[str, np.ndarray], labels: list[str], **extra) -> pd.
 def outcome_tables(totals: dict[str, np.ndarray]) -> dict[str, pd.DataFrame]:
     """The ``win_ties`` table (``seat`` from 0, ``winners`` = k, ``games``: games the seat
     won as one of k tied winners) and the ``margins`` table (``margin``, ``games``) from
-    the counts of ``zooanalysis.outcome``."""
+    the counts of ``zooanalysis.outcome``; and when the game counts its decisions
+    (``zooanalysis.decisions``), the ``decisions`` and ``game_decisions`` tables."""
     win_ties = totals["win_ties"]
     seat, winners = np.nonzero(win_ties)
     margins = totals["margins"]
     values = np.nonzero(margins)[0]
     return {
+        **decision_tables(totals),
         "win_ties": pd.DataFrame(
             {
                 "seat": seat.astype(np.int64),
@@ -66,3 +68,23 @@ def histogram(counts: np.ndarray, name: str) -> pd.DataFrame:
     """A 1-D histogram as rows ``(name, games)`` for its non-empty bins."""
     values = np.nonzero(counts)[0]
     return pd.DataFrame({name: values.astype(np.int64), "games": counts[values]})
+
+
+def decision_tables(totals: dict[str, np.ndarray]) -> dict[str, pd.DataFrame]:
+    """The ``decisions`` table (``options``: legal options at a decision, ``decisions``) and
+    the ``game_decisions`` table (``decisions``: real decisions in a game, ``games``) from
+    the counts of ``zooanalysis.decisions``; none for a game that does not count them."""
+    if "decision_options" not in totals:
+        return {}
+    options = totals["decision_options"]
+    games = totals["game_decisions"]
+    o = np.nonzero(options)[0]
+    g = np.nonzero(games)[0]
+    return {
+        "decisions": pd.DataFrame(
+            {"options": o.astype(np.int64), "decisions": options[o].astype(np.int64)}
+        ),
+        "game_decisions": pd.DataFrame(
+            {"decisions": g.astype(np.int64), "games": games[g].astype(np.int64)}
+        ),
+    }

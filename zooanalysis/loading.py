@@ -17,10 +17,14 @@ from zooanalysis.storage import MANIFEST, check_format_version, read_manifest
 def load_run(path: str | Path) -> Run:
     """Open a run directory written by ``zoosim run`` as its game's results object (a
     tournament folder opens as a ``TournamentResult``, a ``tune --out`` folder as a
-    ``TuneResult``), checked: format version, every table against its sha256, and the
-    manifest's game count against the tables. Anything wrong is one ``UserError`` line
-    naming the file."""
+    ``TuneResult``, a finished sweep folder as a ``SweepResult``), checked: format version,
+    every table against its sha256, and the manifest's game count against the tables.
+    Anything wrong is one ``UserError`` line naming the file."""
     path = Path(path)
+    if (path / "sweep.json").is_file() and not (path / MANIFEST).is_file():
+        from zooanalysis.sweep_cells import SweepResult
+
+        return SweepResult.load(path)  # type: ignore[return-value]
     manifest = read_manifest(path)
     check_format_version(manifest, path / MANIFEST)
     kind = manifest.get("kind")

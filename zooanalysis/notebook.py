@@ -1,4 +1,5 @@
-"""Which run a notebook opens: the one the user named, found from where they started.
+"""Which run, tournament or sweep a notebook opens: the one the user named, found from where
+they started.
 
 Jupyter starts a notebook's kernel in the notebook's folder (``notebooks/``), not in the
 folder where the user typed ``ZOOSIM_RUN=runs/NAME jupyter lab``. A relative path is
@@ -40,19 +41,28 @@ def named_run(path: str | os.PathLike | None = None) -> Path | None:
     run = Path(value).expanduser()
     if not run.is_absolute():
         run = starting_folder() / run
-    if not (run / "manifest.json").is_file():
+    if not ((run / "manifest.json").is_file() or (run / "sweep.json").is_file()):
         raise FileNotFoundError(
-            f"{where}: no run at {run} (no manifest.json there); relative paths are read "
-            f"from {starting_folder()}, where Jupyter was started (set {START_VARIABLE} or "
-            "give an absolute path)"
+            f"{where}: no run at {run} (no manifest.json or sweep.json there); relative paths "
+            f"are read from {starting_folder()}, where Jupyter was started (set "
+            f"{START_VARIABLE} or give an absolute path)"
         )
     return run
 
 
+def kind_of(result) -> str:
+    """``run``, ``tournament`` or ``sweep``: what ``zooanalysis.load_run`` opened."""
+    from zooanalysis.sweep_cells import SweepResult
+
+    if isinstance(result, SweepResult):
+        return "sweep"
+    return "tournament" if result.manifest.get("kind") == "tournament" else "run"
+
+
 def run_to_explore(path: str | os.PathLike | None = None):
-    """The run the notebook explores: the named one (:func:`named_run`), or, when none is
-    named, a small example run in ``runs/explore-example`` of the starting folder,
-    simulated once (and said so)."""
+    """The run, tournament or sweep the notebook explores: the named one
+    (:func:`named_run`), or, when none is named, a small example run in
+    ``runs/explore-example`` of the starting folder, simulated once (and said so)."""
     import zooanalysis
 
     run = named_run(path)

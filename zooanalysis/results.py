@@ -16,7 +16,12 @@ import numpy as np
 import pandas as pd
 
 from zooanalysis.errors import UserError
-from zooanalysis.stats import format_rate, moments, rate_table
+from zooanalysis.stats import (  # noqa: F401  (histogram_mean, mean_with_interval: re-exported)
+    format_rate,
+    histogram_mean,
+    mean_with_interval,
+    rate_table,
+)
 from zooanalysis.storage import (
     MANIFEST,
     ROWS_CHECKSUMS,
@@ -159,6 +164,24 @@ class Run(ResultFolder):
         """Whether the players win or lose together (seat balance does not apply); games
         with a cooperative mode override this."""
         return False
+
+    @property
+    def teams(self) -> list[tuple[int, ...]] | None:
+        """The seats (from 1) of each team, when the game is played in teams of two or more
+        whose partners win together (Hodge Podge Dodgeball with 4 players, Chai Tea Jazz
+        with 4 or 6): read from the ``team`` column of the ``seats`` table. None for a game
+        of single players: then every tied winner is a shared win."""
+        if "seats" not in self.table_names:
+            return None
+        seats = self.table("seats")
+        if "team" not in seats:
+            return None
+        by_seat = seats.groupby("seat")["team"].first()
+        teams = [
+            tuple(int(seat) + 1 for seat in members.index)
+            for _, members in by_seat.groupby(by_seat, sort=True)
+        ]
+        return teams if max(len(team) for team in teams) > 1 else None
 
     @property
     def rotated(self) -> bool:
@@ -308,6 +331,28 @@ class Run(ResultFolder):
                 label = name.format(key)
                 add_rate(values, f"{label}_win", row, "share")
                 add_rate(values, f"{label}_won_or_shared", row, "won_or_shared")
+        values.update(self.balance_values())
+        return values
+
+    def balance_values(self) -> dict[str, float]:
+        """The generic balance metrics of every game (``zooanalysis.balance``: seat balance,
+        first-player advantage, shared wins, length, decisiveness, comebacks, drama, lead
+        changes, winning margin) as ``balance.<metric>_value``, ``_ci_low``, ``_ci_high`` and
+        ``_n``, win shares left out (they have their own keys). None for a cooperative run,
+        whose seats do not compete."""
+        if self.cooperative:
+            return {}
+        from zooanalysis.balance import balance_metrics
+
+        values: dict[str, float] = {}
+        for row in balance_metrics(self).itertuples():
+            if row.metric.endswith("_win"):
+                continue
+            for part, value in (
+                ("value", row.value), ("ci_low", row.ci_low), ("ci_high", row.ci_high),
+                ("n", row.n),
+            ):  # fmt: skip
+                values[f"balance.{row.metric}_{part}"] = value
         return values
 
     def summary(self) -> str:
@@ -453,15 +498,6 @@ def _one_or_rotated(labels: pd.Series) -> str:
     return distinct[0] if len(distinct) == 1 else "(rotated)"
 
 
-def histogram_mean(histogram: pd.Series) -> tuple[float, float, float]:
-    """Mean and 95% interval of a histogram given as counts indexed by value."""
-    values = histogram.index.to_numpy(dtype=float)
-    counts = histogram.to_numpy(dtype=float)
-    total = float((values * counts).sum())
-    squares = float((values * values * counts).sum())
-    return mean_with_interval(total, squares, int(counts.sum()))
-
-
 def histogram_summary(histogram: pd.Series) -> dict[str, float]:
     """Mean with 95% CI, quartiles, 10th/90th percentiles (the lowest value reaching each
     cumulative share), maximum and n of a histogram given as counts indexed by value."""
@@ -493,12 +529,3 @@ def length_lines(length: pd.DataFrame) -> list[str]:
             f"max {int(row['max'])}"
         )
     return lines
-
-
-def mean_with_interval(total: float, squares: float, n: int) -> tuple[float, float, float]:
-    """Mean and its 95% normal-approximation interval from a sum and a sum of squares."""
-    if n == 0:
-        return float("nan"), float("nan"), float("nan")
-    mean, variance = moments(total, squares, n)
-    half = 1.959963984540054 * np.sqrt(variance / n)
-    return mean, mean - half, mean + half

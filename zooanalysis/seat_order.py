@@ -42,23 +42,43 @@ def against_fair(seats: pd.DataFrame, fair: float) -> pd.DataFrame:
     return table
 
 
-def mirror_groups(lineup: list[str]) -> dict[str, list[int]]:
-    """Strategies that hold two or more seats of the lineup, with their seats (from 1)."""
+def team_of(teams: list[tuple[int, ...]] | None) -> dict[int, int]:
+    """Each seat's (from 1) team index; empty for a game of single players."""
+    return {seat: index for index, team in enumerate(teams or []) for seat in team}
+
+
+def mirror_groups(
+    lineup: list[str], teams: list[tuple[int, ...]] | None = None
+) -> dict[str, list[int]]:
+    """Strategies that hold two or more seats of the lineup, with their seats (from 1). In a
+    team game (``Run.teams``) only strategies that hold seats in two or more teams: partners
+    share one result, so comparing them tells nothing about seat order."""
     seats: dict[str, list[int]] = {}
     for seat, label in enumerate(lineup, start=1):
         seats.setdefault(label, []).append(seat)
-    return {label: found for label, found in seats.items() if len(found) > 1}
+    team = team_of(teams)
+    return {
+        label: found
+        for label, found in seats.items()
+        if len(found) > 1 and len({team.get(seat, seat) for seat in found}) > 1
+    }
 
 
-def mirror_pairs(seats: pd.DataFrame, lineup: list[str]) -> pd.DataFrame:
-    """Every pair of seats holding the same strategy: the difference of their win shares
-    (first - second) with its 95% interval and p-value for two cells of one multinomial
-    draw per game, Holm's adjusted p over all the pairs, and ``verdict`` (+1: the first seat
-    wins measurably more, -1: less, 0: no measurable difference)."""
+def mirror_pairs(
+    seats: pd.DataFrame, lineup: list[str], teams: list[tuple[int, ...]] | None = None
+) -> pd.DataFrame:
+    """Every pair of seats holding the same strategy (in a team game, in different teams):
+    the difference of their win shares (first - second) with its 95% interval and p-value
+    for two cells of one multinomial draw per game, Holm's adjusted p over all the pairs,
+    and ``verdict`` (+1: the first seat wins measurably more, -1: less, 0: no measurable
+    difference)."""
     rows = []
-    for label, group in mirror_groups(lineup).items():
+    team = team_of(teams)
+    for label, group in mirror_groups(lineup, teams).items():
         for index, first in enumerate(group):
             for second in group[index + 1 :]:
+                if team and team[first] == team[second]:
+                    continue  # partners: one result, nothing to compare
                 a, b = seats.loc[first], seats.loc[second]
                 difference, low, high, p = same_games_difference(a.share, b.share, a.n)
                 rows.append(

@@ -216,3 +216,21 @@ def moments(total: float, squares: float, n: float) -> tuple[float, float]:
     mean = total / n
     variance = max(0.0, squares / n - mean * mean) * n / max(1.0, n - 1)
     return mean, variance
+
+
+def histogram_mean(histogram: pd.Series) -> tuple[float, float, float]:
+    """Mean and 95% interval of a histogram given as counts indexed by value."""
+    values = histogram.index.to_numpy(dtype=float)
+    counts = histogram.to_numpy(dtype=float)
+    total = float((values * counts).sum())
+    squares = float((values * values * counts).sum())
+    return mean_with_interval(total, squares, int(counts.sum()))
+
+
+def mean_with_interval(total: float, squares: float, n: int) -> tuple[float, float, float]:
+    """Mean and its 95% normal-approximation interval from a sum and a sum of squares."""
+    if n == 0:
+        return float("nan"), float("nan"), float("nan")
+    mean, variance = moments(total, squares, n)
+    half = 1.959963984540054 * np.sqrt(variance / n)
+    return mean, mean - half, mean + half

@@ -3,7 +3,8 @@
 A sweep file (TOML, in ``simulations/``) is a scenario with a ``[grid]`` table::
 
     game = "bluff"
-    description = "Doubt threshold against points to end"
+    title = "Doubt threshold against points to end"          # the report's title
+    description = "How should seat 1 set its doubt threshold?"  # the question it answers
 
     [run]
     players = "bayes,bayes,cautious,random"
@@ -43,7 +44,9 @@ from zooanalysis.numbers import parse_count
 from zooanalysis.settings import check_players_setting, read_toml
 from zooanalysis.strategy_spec import PlayerSpec, format_number, parse_lineup, parse_player
 
-TOP_LEVEL_KEYS = ("game", "description", "settings", "run", "grid")
+TOP_LEVEL_KEYS = ("game", "title", "description", "settings", "run", "grid")
+DESCRIPTIVE_KEYS = ("title", "description")
+"""Recorded in ``sweep.json`` for the report, but not part of what fixes the results."""
 RUN_KEYS = ("players", "games", "seed")
 
 
@@ -53,6 +56,7 @@ class Sweep:
 
     path: Path
     game: Game
+    title: str
     description: str
     settings: dict[str, Any]
     players: str
@@ -98,6 +102,7 @@ def load_sweep(path: str | Path) -> Sweep:
     sweep = Sweep(
         path=path,
         game=game,
+        title=str(data.get("title", "")),
         description=str(data.get("description", "")),
         settings=data.get("settings", {}),
         players=str(run.get("players", game.default_lineup)),
@@ -201,7 +206,12 @@ def run_sweep(
             cells_folder.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise StorageError(f"{cells_folder}: cannot create ({error.strerror})") from None
-        spec = {"format_version": FORMAT_VERSION, **_plain(sweep.fingerprint())}
+        spec = {
+            "format_version": FORMAT_VERSION,
+            **_plain(sweep.fingerprint()),
+            "title": sweep.title,
+            "description": sweep.description,
+        }
         write_json_atomically(spec_path, spec)
         rows = []
         all_cells = sweep.cells()
@@ -269,7 +279,8 @@ def _check_sweep_folder(sweep: Sweep, out: Path) -> None:
         raise UserError(f"{spec_path}: unreadable ({' '.join(str(error).split())})") from None
     if not isinstance(stored, dict):
         raise UserError(f"{spec_path}: unreadable (not a JSON object)")
-    recorded = {k: v for k, v in stored.items() if k not in ("format_version", "cells_sha256")}
+    ignored = ("format_version", "cells_sha256", *DESCRIPTIVE_KEYS)
+    recorded = {k: v for k, v in stored.items() if k not in ignored}
     if recorded != _plain(sweep.fingerprint()):
         raise UserError(f"--out: {out} holds a different sweep; give another --out or remove it")
 

@@ -53,6 +53,8 @@ def run_metrics(run: Run) -> pd.DataFrame:
     extra = []
     flat = run.metrics()
     for key, value in flat.items():
+        if key.startswith("balance."):  # the balance metrics above, flat
+            continue
         if key.endswith("_rate"):
             name = key.removesuffix("_rate")
             if name in known:

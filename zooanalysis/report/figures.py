@@ -17,7 +17,7 @@ from zooanalysis.report.style import (
     REFERENCE,
     count_axis,
     new_figure,
-    new_grid,
+    panel_grid,
     percent_axis,
     rate_bars,
 )
@@ -111,9 +111,9 @@ def game_length(
     histograms: dict[str, pd.Series], tops: Mapping[str, int] | None = None
 ) -> Figure:
     """The distribution of each game-length measure (moves, turns, rounds)."""
-    figure, axes = new_grid(1, len(histograms), 3.4 * len(histograms), 3.2)
+    figure, axes = panel_grid(len(histograms), 3.2, 3.2)
     for index, (name, histogram) in enumerate(histograms.items()):
-        ax = axes[0, index]
+        ax = axes.ravel()[index]
         share = histogram / histogram.sum()
         ax.bar(share.index, share.to_numpy(), width=1.0, color=PALETTE[index % len(PALETTE)])
         mean = float((histogram.index * histogram).sum() / histogram.sum())
@@ -122,6 +122,8 @@ def game_length(
         ax.set_ylabel("Share of games (%)")
         percent_axis(ax)
         count_axis(ax)
+    for ax in axes.ravel()[len(histograms) :]:
+        ax.set_visible(False)
     total = int(next(iter(histograms.values())).sum())
     return Figure(
         "game_length",
@@ -210,4 +212,26 @@ def lead_changes_figure(changes: pd.Series) -> Figure:
         "Lead changes",
         figure,
         f"Distribution over {n:,} games; 95% Wilson intervals.{note}",
+    )
+
+
+def margin_figure(margins: pd.Series, top: int) -> Figure:
+    """How far the winner finished ahead of the best other player (share of games)."""
+    n = int(margins.sum())
+    share = margins / n
+    figure, axes = new_figure(6.4, 3.2)
+    axes.bar(share.index, share.to_numpy(), width=0.8, color=PALETTE[5])
+    mean = float((margins.index * margins).sum() / n)
+    axes.axvline(mean, color=REFERENCE, linestyle="--", linewidth=1)
+    axes.set_xlabel(f"Winning margin (points; dashed: mean {mean:.1f})")
+    axes.set_ylabel("Games (%)")
+    percent_axis(axes)
+    count_axis(axes)
+    note = top_bin_note({"margins": margins}, {"margins": top})
+    return Figure(
+        "winning_margin",
+        "Winning margin",
+        figure,
+        f"The winners' final score minus the best non-winner's, in {n:,} games that some player "
+        f"did not win.{note}",
     )

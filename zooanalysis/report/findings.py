@@ -50,6 +50,11 @@ def seat_finding(run: Run) -> Finding:
         text = f"Win share against the fair share of {percent(fair)} ({games:,} games): " + (
             "; ".join(parts)
         )
+    if run.teams:
+        text += (
+            f". Partners win together ({team_phrase(run.teams)}): each partner gets an equal "
+            "part of its team's win, so partners' shares are equal"
+        )
     if not run.rotated and len(set(run.lineup)) > 1:
         text += (
             ". Without --rotate-seats a seat always holds the same strategy, so seat and "
@@ -121,10 +126,23 @@ def strategy_test(run: Run, rates: pd.DataFrame):
     return test
 
 
-def metric_findings(metrics: pd.DataFrame, measured: dict[str, bool]) -> list[Finding]:
-    """Findings for balance, ties, game length, decisiveness and lead changes."""
+def team_phrase(teams: list[tuple[int, ...]]) -> str:
+    """``seats 1 & 3, seats 2 & 4``: who plays together."""
+    return ", ".join("seats " + " & ".join(str(seat) for seat in team) for team in teams)
+
+
+def metric_findings(
+    metrics: pd.DataFrame,
+    measured: dict[str, bool],
+    teams: list[tuple[int, ...]] | None = None,
+) -> list[Finding]:
+    """Findings for balance, ties, game length, decisiveness and lead changes. With
+    ``teams`` (``Run.teams``) the words are a team game's: partners win together, so a
+    team's win is one win, not a tie, and the winner and margin are the winning team's."""
     rows = metrics.set_index("metric")
     found: list[Finding] = []
+    winner = "winning team" if teams else "winner"
+    single = "a single winning team" if teams else "a single winner"
 
     def add(metric: str, text: str, figure: str | None) -> None:
         row = rows.loc[metric]
@@ -138,11 +156,18 @@ def metric_findings(metrics: pd.DataFrame, measured: dict[str, bool]) -> list[Fi
         "win_rate_by_seat",
     )
     row = rows.loc["tie"]
-    add(
-        "tie",
-        f"{rate_phrase(row.value, row.ci_low, row.ci_high)} of games end in a shared win.",
-        None,
-    )
+    if teams:
+        tie_text = (
+            f"Partners win together ({team_phrase(teams)}): a game one team wins is one "
+            "win for that team, not a tie of its players. "
+            f"{rate_phrase(row.value, row.ci_low, row.ci_high)} of games are shared between "
+            "teams."
+        )
+    else:
+        tie_text = (
+            f"{rate_phrase(row.value, row.ci_low, row.ci_high)} of games end in a shared win."
+        )
+    add("tie", tie_text, None)
     for name in ("moves", "turns", "rounds"):
         if f"{name}_mean" in rows.index:
             row = rows.loc[f"{name}_mean"]
@@ -156,8 +181,8 @@ def metric_findings(metrics: pd.DataFrame, measured: dict[str, bool]) -> list[Fi
         row = rows.loc["settled_first_half"]
         add(
             "settled_first_half",
-            f"In {rate_phrase(row.value, row.ci_low, row.ci_high)} of games with a single "
-            "winner, the winner leads for good within the first half of the game.",
+            f"In {rate_phrase(row.value, row.ci_low, row.ci_high)} of games with {single}, "
+            f"the {winner} leads for good within the first half of the game.",
             "decisiveness",
         )
     elif not measured.get("Decisiveness", False):
@@ -172,4 +197,41 @@ def metric_findings(metrics: pd.DataFrame, measured: dict[str, bool]) -> list[Fi
         )
     elif not measured.get("Lead changes", False):
         found.append(Finding("Lead changes: not measured for this run.", key="lead_none"))
+    if "comeback" in rows.index:
+        row, drama = rows.loc["comeback"], rows.loc["drama"]
+        add(
+            "comeback",
+            f"Comebacks: in {rate_phrase(row.value, row.ci_low, row.ci_high)} of games with "
+            f"{single}, the {winner} takes the lead for good only in the second half; in "
+            f"{rate_phrase(drama.value, drama.ci_low, drama.ci_high)} the game is still open "
+            "in its last quarter (drama).",
+            "decisiveness",
+        )
+    if "margin_mean" in rows.index:
+        row, one = rows.loc["margin_mean"], rows.loc["won_by_one"]
+        add(
+            "margin_mean",
+            f"The {winner} is ahead of the best other {'team' if teams else 'player'} by "
+            f"{mean_phrase(row.value, row.ci_low, row.ci_high, 'points')} on average at the "
+            f"end; {rate_phrase(one.value, one.ci_low, one.ci_high)} of games are won by a "
+            "single point.",
+            "winning_margin",
+        )
+    elif not measured.get("Winning margin", False):
+        found.append(Finding("Winning margin: not measured for this run.", key="margin_none"))
+    if "branching_mean" in rows.index:
+        row, real, per = rows.loc["branching_mean"], rows.loc["decision_share"], rows.loc[
+            "decisions_mean"]  # fmt: skip
+        add(
+            "branching_mean",
+            "A player deciding has "
+            f"{mean_phrase(row.value, row.ci_low, row.ci_high, 'legal options')} on average "
+            f"(branching factor); {rate_phrase(real.value, real.ci_low, real.ci_high)} "
+            "of decisions are a real choice (two options or more), "
+            f"{mean_phrase(per.value, per.ci_low, per.ci_high)} per game.",
+            None,
+        )
+    elif not measured.get("Decisions", False):
+        found.append(Finding("Decisions and branching factor: not measured for this run.",
+                             key="decisions_none"))  # fmt: skip
     return found

@@ -69,6 +69,15 @@ class Table:
     hidden: tuple[str, ...] = ()
     """Columns left out of the HTML (kept in the CSV): identifiers and raw sums a reader
     does not need."""
+    shown: pd.DataFrame | None = None
+    """What the HTML shows instead of ``data``, when a reader needs other words than the CSV
+    (e.g. each value with its interval, formatted by its kind); ``index``, ``hidden`` and
+    ``show_rows`` apply to it."""
+    key_columns: int | None = None
+    """How many of the shown columns (from the left) a reader needs to read the table: they
+    must fit a phone's width (390 px) without scrolling; the rest may scroll inside the
+    table's own box. None: up to and including the first column with an interval (at most
+    three), else two."""
 
 
 @dataclass

@@ -10,14 +10,24 @@ from zooanalysis.games import get_game
 from zooanalysis.report import figures
 from zooanalysis.report.balance import (
     DEFINITIONS,
+    MARGIN_BIN_TOP,
     balance_metrics,
     length_histograms,
+    margin_histogram,
     measured,
     trajectory_histograms,
 )
 from zooanalysis.report.findings import metric_findings, seat_finding, strategy_finding
-from zooanalysis.report.model import ReportDocument, Section, Table
+from zooanalysis.report.model import (
+    ReportDocument,
+    Section,
+    Table,
+    mean_phrase,
+    points_phrase,
+    rate_phrase,
+)
 from zooanalysis.report.seat_order import rotation_section, seat_order_section
+from zooanalysis.report.skill import skill_section
 from zooanalysis.results import Run, histogram_summary
 
 
@@ -33,12 +43,13 @@ def run_document(run: Run) -> ReportDocument:
         findings = [
             seat_finding(run),
             strategy_finding(run),
-            *metric_findings(metrics, which),
+            *metric_findings(metrics, which, run.teams),
         ]
         sections = [balance_section(run, metrics, which), seat_order_section(run)]
         if run.rotated:
             sections.append(rotation_section(run))
         sections += game.report_sections(run)
+        sections.append(skill_section(run.path))
     lineup = ", ".join(f"seat {seat + 1} {label}" for seat, label in enumerate(run.lineup))
     return ReportDocument(
         title=f"{run.manifest.get('title', game.title)}: balance report",
@@ -68,10 +79,13 @@ def balance_section(run: Run, metrics: pd.DataFrame, which: dict[str, bool]) -> 
         shown.append(figures.settled_figure(settled))
     if changes is not None and changes.sum() > 0:
         shown.append(figures.lead_changes_figure(changes))
+    margins = margin_histogram(run)
+    if margins is not None and margins.sum() > 0:
+        shown.append(figures.margin_figure(margins, MARGIN_BIN_TOP))
     missing = [name for name, ok in which.items() if not ok]
     intro = (
-        "How evenly the seats win, how often games are shared, how long they last and how "
-        "early they are decided. Definitions are in the appendix."
+        "How evenly the seats win, how often games are shared, how long they last, how "
+        "early they are decided and by how much. Definitions are in the appendix."
     )
     if missing:
         intro += f" Not measured for this run (its tables lack them): {', '.join(missing)}."
@@ -95,9 +109,10 @@ def balance_section(run: Run, metrics: pd.DataFrame, which: dict[str, bool]) -> 
                 "balance_metrics",
                 "Balance metrics (95% intervals)",
                 metrics,
-                "Rates and differences as fractions (0.25 = 25%); means in their units.",
+                "Shares in %; first-player advantage in percentage points over the fair share; "
+                "means in their units (the CSV has them as fractions).",
                 index=False,
-                hidden=("metric", "kind"),
+                shown=balance_display(metrics),
             ),
             Table(
                 "win_rate_by_seat",
@@ -116,6 +131,22 @@ def balance_section(run: Run, metrics: pd.DataFrame, which: dict[str, bool]) -> 
             ),
             *extra,
         ],
+    )
+
+
+def balance_display(metrics: pd.DataFrame) -> pd.DataFrame:
+    """The balance metrics as a reader reads them: each value with its interval in the
+    words of its kind (a share in %, the first-player advantage in points, a mean)."""
+    values = []
+    for row in metrics.itertuples():
+        if row.metric == "first_player_advantage":
+            values.append(points_phrase(row.value, row.ci_low, row.ci_high))
+        elif row.kind == "mean":
+            values.append(mean_phrase(row.value, row.ci_low, row.ci_high))
+        else:
+            values.append(rate_phrase(row.value, row.ci_low, row.ci_high))
+    return pd.DataFrame(
+        {"measure": metrics["label"], "value [95% CI]": values, "n": metrics["n"]}
     )
 
 

@@ -25,6 +25,7 @@ from zooanalysis.report.style import PALETTE, REFERENCE, new_figure, percent_axi
 from zooanalysis.results import Run
 from zooanalysis.seat_order import VERDICT_WORDS, against_fair, mirror_groups, mirror_pairs
 from zooanalysis.stats import holm
+from zooanalysis.sweep_cells import cell_names
 
 TITLE = "Does seat order matter?"
 DEFINITIONS = {
@@ -54,9 +55,28 @@ def seat_order_section(run: Run) -> Section:
             else f"a mirror match: every seat plays {run.lineup[0]}"
         )
         return _against_fair_section(against_fair(seats, fair), fair, how)
-    pairs = mirror_pairs(seats, run.lineup)
+    pairs = mirror_pairs(seats, run.lineup, run.teams)
     if len(pairs):
-        return _mirror_section(seats, pairs, mirror_groups(run.lineup))
+        return _mirror_section(seats, pairs, mirror_groups(run.lineup, run.teams))
+    if run.teams and len(set(run.lineup)) < len(run.lineup):
+        return Section(
+            title=TITLE,
+            intro=(
+                "Partners win together, and every strategy that holds two seats here holds "
+                "them in one team, so a seat's win share mixes seat order with strategy "
+                "strength."
+            ),
+            findings=[
+                Finding(
+                    "Seat order: this run cannot tell. Partners share one result, so two "
+                    "seats of one team holding the same strategy compare nothing; the teams "
+                    "hold different strategies. Run with --rotate-seats, a mirror match or a "
+                    "lineup that gives a strategy a seat in each team.",
+                    key="seat_order",
+                )
+            ],
+            definitions=DEFINITIONS,
+        )
     return Section(
         title=TITLE,
         intro=(
@@ -333,8 +353,8 @@ def sweep_seat_order_section(
     answered on its own where it can be: a mirror-match cell by its seats against the fair
     share, a cell with mirror seats by their pairs; otherwise the sweep cannot tell."""
     rows = []
-    for (_, cell), lineup in zip(cells.iterrows(), lineups, strict=True):
-        where = ", ".join(f"{key} = {cell[key]}" for key in keys) or "the run"
+    names = cell_names(cells, keys)
+    for (_, cell), lineup, where in zip(cells.iterrows(), lineups, names, strict=True):
         table = pd.DataFrame(
             {
                 "strategy": lineup,

@@ -37,6 +37,12 @@ MISSING = "#d9d9d9"
 REFERENCE = "#555555"
 """Colour of reference lines such as the fair share."""
 
+MAX_FIGURE_WIDTH = 6.4
+"""Inches: no figure is wider, so that on a 390 px phone (a 358 px column) its 10 pt text
+is still 7.8 px high; wider content stacks its panels (:func:`panel_grid`)."""
+MIN_FONT_SIZE = 7.0
+"""Points: no text of a figure is smaller (5.4 px on that phone; the SVG opens full size)."""
+
 STYLE = {
     "figure.dpi": 100,
     "savefig.dpi": 150,
@@ -59,13 +65,26 @@ def new_figure(width: float = 6.4, height: float = 3.6) -> tuple[Figure, Axes]:
     return figure, axes[0, 0]
 
 
-def new_grid(rows: int, columns: int, width: float, height: float) -> tuple[Figure, np.ndarray]:
-    """A figure (on an Agg canvas) with a grid of axes in the report style (always 2-D)."""
+def new_grid(
+    rows: int, columns: int, width: float, height: float, sharey: bool = False
+) -> tuple[Figure, np.ndarray]:
+    """A figure (on an Agg canvas) with a grid of axes in the report style (always 2-D);
+    ``sharey``: every panel of a row shares its y axis (rows that must line up)."""
     with report_style():
         figure = Figure(figsize=(width, height), layout="constrained")
         FigureCanvasAgg(figure)
-        axes = figure.subplots(rows, columns, squeeze=False)
+        axes = figure.subplots(rows, columns, squeeze=False, sharey="row" if sharey else False)
     return figure, axes
+
+
+def panel_grid(
+    panels: int, panel_width: float, panel_height: float, width: float = MAX_FIGURE_WIDTH
+) -> tuple[Figure, np.ndarray]:
+    """``panels`` small panels in as many columns as fit ``width`` (at least one), rows
+    stacked below: the figure stays phone-wide however many panels it has."""
+    columns = max(1, min(panels, int(width // panel_width)))
+    rows = -(-panels // columns)
+    return new_grid(rows, columns, min(width, columns * panel_width + 0.6), rows * panel_height)
 
 
 def report_style():

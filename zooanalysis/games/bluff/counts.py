@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from zooanalysis.decisions import new_decision_totals, tally_decisions
 from zooanalysis.games.bluff.cards import N_KINDS
 from zooanalysis.games.bluff.engine import GameRecord
 from zooanalysis.outcome import count_outcome, new_outcome_totals
@@ -55,6 +56,8 @@ def new_totals(players: int) -> dict[str, np.ndarray]:
         "claims": np.zeros((n, COUNT_BINS, N_KINDS, PILE_BINS, 3, 2), dtype=np.int64),
         # win_ties (seat, tied winners) and winning margins: zooanalysis.outcome
         **new_outcome_totals(n),
+        # legal options of every decision, real decisions per game: zooanalysis.decisions
+        **new_decision_totals(),
     }
 
 
@@ -103,6 +106,7 @@ def tally(record: GameRecord, totals: dict[str, np.ndarray]) -> None:
     totals["moves_hist"][min(record.moves, MOVE_BINS - 1)] += 1
     totals["end_reasons"][record.end_reason] += 1
     count_outcome(record.scores, totals, fewest_win=True)
+    tally_decisions(record.decisions, totals)
     moves = [move for move, _ in record.score_checks]
     leaders = [sole_leader(scores, higher_is_better=False) for _, scores in record.score_checks]
     totals["lead_changes_hist"][min(count_lead_changes(leaders), LEAD_CHANGE_BINS - 1)] += 1

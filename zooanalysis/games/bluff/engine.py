@@ -214,6 +214,9 @@ class GameRecord:
     """Every doubt as (doubter, claimant, count, kind, pile size, claim held, claimant move)."""
     score_checks: list[tuple[int, tuple[int, ...]]] = field(default_factory=list)
     """After every move that changed a score (a doubt): (move index from 0, penalty points)."""
+    decisions: list[int] = field(default_factory=list)
+    """The legal options of every decision, in order (``zooanalysis.decisions``): each move
+    (:func:`move_options`; a forced doubt has one) and each claim (:func:`claim_options`)."""
 
 
 def new_game(settings: BluffSettings, stream: np.ndarray) -> GameState:
@@ -278,6 +281,21 @@ def legal_moves(state: GameState, seat: int) -> list[int]:
     return moves
 
 
+def move_options(moves: list[int], hand_size: int) -> int:
+    """The options of a move: each hand card is one (``MOVE_HAND``), every other legal move
+    type one."""
+    return sum(hand_size if move == MOVE_HAND else 1 for move in moves)
+
+
+def claim_options(claim_count: int, claim_kind: int, claim_cap: int) -> int:
+    """The claims that best the standing one: the round's first claim is one animal of any
+    kind; later the same count of a later kind, or any higher count up to the cap of any
+    kind."""
+    if claim_count == 0:
+        return N_KINDS
+    return (N_KINDS - 1 - claim_kind) + (claim_cap - claim_count) * N_KINDS
+
+
 def can_raise(state: GameState) -> bool:
     """Whether any claim within the cap bests the standing claim."""
     return state.claim_count < state.settings.claim_cap or state.claim_kind < N_KINDS - 1
@@ -290,6 +308,7 @@ def play_round(
     seat = state.starting_player
     while True:
         moves = legal_moves(state, seat)
+        record.decisions.append(move_options(moves, len(state.hands[seat])))
         if moves == [MOVE_DOUBT]:
             move, index = MOVE_DOUBT, -1  # nobody can raise any more: doubting is forced
         else:
@@ -301,6 +320,9 @@ def play_round(
             resolve_doubt(state, seat, record)
             return
         place_card(state, seat, move, index)
+        record.decisions.append(
+            claim_options(state.claim_count, state.claim_kind, state.settings.claim_cap)
+        )
         count, kind = strategies[seat].choose_claim(observe(state, seat), stream)
         make_claim(state, seat, move, count, kind, record)
         seat = (seat + 1) % state.players

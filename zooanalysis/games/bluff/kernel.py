@@ -33,6 +33,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from zooanalysis.decisions import GAME_BINS, OPTION_BINS
 from zooanalysis.games.bluff.cards import N_CARD_TYPES, N_KINDS
 from zooanalysis.games.bluff.counts import (
     COUNT_BINS,
@@ -138,6 +139,8 @@ def play_batch(
         totals["claims"],
         totals["win_ties"],
         totals["margins"],
+        totals["decision_options"],
+        totals["game_decisions"],
         rows["row_scores"],
         rows["row_rounds"],
         rows["row_moves"],
@@ -224,6 +227,8 @@ def _play_batch(
     claims,
     win_ties,
     margins,
+    decision_options,
+    game_decisions,
     row_scores,
     row_rounds,
     row_moves,
@@ -254,8 +259,8 @@ def _play_batch(
         deck_template, hand_size, points_to_end, claim_cap, codes, params, batch_seed,
         first_game, n_games, plain_delta, ones_delta, packed, games, wins, sole_wins,
         points_sum, points_squares, points_hist, rounds_hist, moves_hist, end_reasons,
-        lead_changes_hist, settled_hist, doubts, claims, win_ties, margins, row_scores,
-        row_rounds, row_moves, row_end, *scratch,
+        lead_changes_hist, settled_hist, doubts, claims, win_ties, margins, decision_options,
+        game_decisions, row_scores, row_rounds, row_moves, row_end, *scratch,
     )
 
 
@@ -288,6 +293,8 @@ def _play_games(
     claims,
     win_ties,
     margins,
+    decision_options,
+    game_decisions,
     row_scores,
     row_rounds,
     row_moves,
@@ -359,6 +366,7 @@ def _play_games(
         streak_leader = -2
         streak_start = 0
         last_check = -1
+        decided = 0  # real decisions this game (zooanalysis.decisions)
 
         while True:
             # ---- one round ----
@@ -381,6 +389,15 @@ def _play_games(
                 draw_size = deck_size - draw_top
                 length = hand_len[seat]
                 claim_count = claim >> CLAIM_BITS
+                # decision options (engine.move_options, zooanalysis.decisions): each hand
+                # card, drawing, and after a claim doubting and placing none; a forced doubt
+                # has one; counted inline (one add)
+                if claim == forced_claim:
+                    options = 1
+                else:
+                    options = length + (1 if draw_size > 0 else 0) + (2 if claim_count > 0 else 0)
+                decision_options[min(options, OPTION_BINS - 1)] += 1
+                decided += 1 if options > 1 else 0
                 if claim == forced_claim:
                     move, index = MOVE_DOUBT, -1
                 elif code == RANDOM:  # strategies.random_move, by table
@@ -485,6 +502,13 @@ def _play_games(
                     if views:
                         known[seat, card] += 1
                 # the claim
+                if claim_count == 0:  # options: engine.claim_options
+                    options = N_KINDS
+                else:
+                    higher_kinds = N_KINDS - 1 - (claim & KIND_MASK)
+                    options = higher_kinds + (claim_cap - claim_count) * N_KINDS
+                decision_options[min(options, OPTION_BINS - 1)] += 1
+                decided += 1 if options > 1 else 0
                 if code == RANDOM:  # strategies.random_claim, by table
                     state += _GOLDEN
                     cell = np.int64(((mix64(state) >> _S32) * np.uint64(CLAIM_CELLS)) >> _S32)
@@ -579,6 +603,7 @@ def _play_games(
         moves_hist[min(moves, MOVE_BINS - 1)] += 1
         end_reasons[end_reason] += 1
         tally_outcome(scores, players, True, win_ties, margins)
+        game_decisions[min(decided, GAME_BINS - 1)] += 1
         lead_changes_hist[min(lead_changes, LEAD_CHANGE_BINS - 1)] += 1
         if n_best == 1:  # the single winner is the last check's sole leader
             settled_hist[min(SETTLED_BINS - 1, (SETTLED_BINS * streak_start) // moves)] += 1

@@ -95,7 +95,8 @@ def result_tables(
     totals: BatchResult, settings: ChaiSettings, labels: list[str]
 ) -> dict[str, pd.DataFrame]:
     """Turn the kernel's summed counts into long, self-describing DataFrames (seats and
-    positions from 0; ``contract`` is a row of the pad, named)."""
+    positions from 0; ``contract`` is a row of the pad, named; ``team`` in ``seats`` is the
+    seat's side, whose players win together)."""
     players = len(labels)
     names = [contract.name for contract in settings.contracts]
     values = [contract.value for contract in settings.contracts]
@@ -104,6 +105,7 @@ def result_tables(
         for key in ("picks", "raises", "passes", "offers_made", "offers_taken", "offers_declined")
     }
     extra["declared"] = totals["declared"].sum(axis=1)
+    extra["team"] = np.array([settings.side_of(seat) for seat in range(players)], dtype=np.int64)
     extra["declared_score"] = totals["declared_score"].sum(axis=1)
     extra["declared_score_squares"] = totals["declared_score_squares"].sum(axis=1)
     seats = seat_table(totals, labels, **extra)

@@ -165,9 +165,9 @@ def strength_finding(strength: pd.DataFrame, where: str, decks: int) -> Finding:
 def dominance_grid(run: LuckyLionsRun) -> Figure:
     """Small multiples: each Zoo Card's 5x5 who-beats-whom matrix."""
     cards = run.decks(1)[0][:MAX_CARDS_DRAWN]
-    columns = 6
+    columns = 4  # phone-wide: 6.4 inches
     rows = math.ceil(len(cards) / columns)
-    figure, grid = new_grid(rows, columns, 10.0, 1.9 * rows)
+    figure, grid = new_grid(rows, columns, 6.4, 1.8 * rows)
     colours = ListedColormap([PALETTE[1], "#e8e8e8", PALETTE[0]])  # loss, tie, win
     initials = [a[:2] for a in ANIMALS]
     for index, axes in enumerate(grid.flat):
@@ -180,8 +180,8 @@ def dominance_grid(run: LuckyLionsRun) -> Figure:
             f"{index + 1}: " + "→".join(ANIMALS[i][:2] for i in card.cycle),
             fontsize=7,
         )
-        axes.set_xticks(range(5), initials, fontsize=6)
-        axes.set_yticks(range(5), initials, fontsize=6)
+        axes.set_xticks(range(5), initials, fontsize=7)
+        axes.set_yticks(range(5), initials, fontsize=7)
         axes.tick_params(length=0)
     rules = run.rules()
     which = "the first generated print" if rules.fresh_decks else "the run's deck"
@@ -325,8 +325,8 @@ def game_section(run: LuckyLionsRun) -> Section:
     mean_die, low_die, high_die = run.mean_die_size()
     by = "strategy" if run.rotated else "seat"
     cards = run.cards_won(by)
-    figure, grid = new_grid(1, 2, 10.0, 3.6)
-    left, right = grid[0]
+    figure, grid = new_grid(2, 1, 6.4, 6.6)  # stacked: phone-wide
+    left, right = grid[:, 0]
     labels = [str(t) for t in results.index]
     rate_bars(left, labels, won, results["won_ci_low"], results["won_ci_high"], horizontal=True)
     left.set_xlabel("Rolls that won the battle alone (%)")

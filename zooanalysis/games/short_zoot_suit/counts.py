@@ -13,6 +13,7 @@ import numpy as np
 
 from zooanalysis.cards.bits import count_faces, mask_of, suits_held
 from zooanalysis.cards.encoding import N_SUITED_FACES, N_SUITS
+from zooanalysis.decisions import new_decision_totals, tally_decisions
 from zooanalysis.games.short_zoot_suit.engine import END_REASONS, HIGH_RANKS, SOURCES, GameRecord
 from zooanalysis.games.short_zoot_suit.rules import MAX_CARDS_PER_PLAYER
 from zooanalysis.games.short_zoot_suit.strategies import ACTION_NAMES
@@ -94,6 +95,8 @@ def new_totals(players: int) -> dict[str, np.ndarray]:
         "settled_hist": np.zeros(SETTLED_BINS, dtype=np.int64),
         # win_ties (seat, tied winners) and winning margins: zooanalysis.outcome
         **new_outcome_totals(n),
+        # legal options of every decision, real decisions per game: zooanalysis.decisions
+        **new_decision_totals(),
     }
 
 
@@ -181,3 +184,4 @@ def tally(record: GameRecord, totals: dict[str, np.ndarray], high: np.uint64) ->
     if len(record.winners) == 1 and record.tricks > 0:
         start = settled_move(moves, leaders, record.winners[0])
         totals["settled_hist"][settled_bin(start, record.tricks)] += 1
+    tally_decisions([options for played in record.rounds for options in played.decisions], totals)

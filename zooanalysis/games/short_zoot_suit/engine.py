@@ -36,6 +36,7 @@ one seat to the left every round. Most points win; tied players all win.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -269,6 +270,9 @@ class RoundState:
     trick: list[int] = field(default_factory=list)
     played: list[int] = field(default_factory=list)
     trick_index: int = 0
+    decisions: list[int] = field(default_factory=list)
+    """The legal options of every decision taken this round, in order
+    (``zooanalysis.decisions``)."""
 
     @property
     def players(self) -> int:
@@ -302,6 +306,9 @@ class RoundRecord:
     """The cards each seat drew, in order."""
     actions: list[list[int]] = field(default_factory=list)
     """Each seat's decisions before tricks, counted by action (pass, draw, place)."""
+    decisions: list[int] = field(default_factory=list)
+    """The legal options of every decision taken this round (see :func:`pile_options`,
+    :func:`action_options`; a card: the legal cards)."""
 
     def total(self, seat: int) -> int:
         """``seat``'s points this round."""
@@ -400,6 +407,7 @@ def make_draw_piles(
     for offset in range(state.players):
         seat = (state.start_player + offset) % state.players
         observation = observe(state, seat)
+        state.decisions.append(pile_options(len(state.hands[seat]), count))
         chosen = [int(card) for card in strategies[seat].choose_draw_pile(observation, stream)]
         if len(set(chosen)) != count or not set(chosen) <= state.hands[seat]:
             raise IllegalMoveError(
@@ -411,6 +419,18 @@ def make_draw_piles(
         record.voids_made[seat] = bin(before & ~after).count("1")
         state.pile_hidden[seat] = set(chosen)
         record.pile_cards[seat].extend(sorted(chosen))
+
+
+def pile_options(held: int, count: int) -> int:
+    """The draw piles a player may make: any ``count`` of its ``held`` cards."""
+    return math.comb(held, count)
+
+
+def action_options(held: int, pile_size: int, place_min: int) -> int:
+    """The actions before a trick: pass, draw (if its pile has a card), or place any hand
+    card (if placing is allowed: ``held >= place_min``; ``place_min`` is beyond any hand
+    when the variant is off)."""
+    return 1 + (pile_size > 0) + (held if held >= place_min else 0)
 
 
 def draw_phase(
@@ -427,6 +447,11 @@ def draw_phase(
     placed_last = []
     for offset in range(state.players):
         seat = (state.leader + offset) % state.players
+        state.decisions.append(
+            action_options(
+                len(state.hands[seat]), state.pile_size(seat), state.settings.place_min
+            )
+        )
         action, card = strategies[seat].choose_action(observe(state, seat), stream)
         if action == DRAW and state.pile_size(seat) > 0:
             drawn = draw_top_card(state, seat, stream)
@@ -485,6 +510,7 @@ def play_trick(state: RoundState, strategies: Sequence[Strategy], stream: np.nda
     order = [(state.leader + offset) % state.players for offset in range(state.players)]
     for seat in order:
         observation = observe(state, seat)
+        state.decisions.append(len(observation.legal_cards()))
         card = int(strategies[seat].choose_card(observation, stream))
         if card not in observation.legal_cards():
             raise IllegalMoveError(
@@ -543,6 +569,7 @@ def play_round(
         play_trick(state, strategies, stream)
     check_every_card_once(state)
     record.tricks_played = state.trick_index
+    record.decisions = list(state.decisions)
     record.tricks = list(state.tricks)
     record.shorts = [len(cards) for cards in state.shorts]
     record.shorts_suits = [len({card >> 4 for card in cards}) for cards in state.shorts]

@@ -26,6 +26,7 @@ from zooanalysis.cards.bits import (
     suits_held,
 )
 from zooanalysis.cards.encoding import NO_SUIT
+from zooanalysis.decisions import combinations, count_decision, count_game_decisions
 from zooanalysis.games.short_zoot_suit.counts import (
     COUNT_BINS,
     GAME_TRICK_BINS,
@@ -125,6 +126,8 @@ def play_batch(
         totals["settled_hist"],
         totals["win_ties"],
         totals["margins"],
+        totals["decision_options"],
+        totals["game_decisions"],
         rows["row_points"],
         rows["row_tricks"],
     )
@@ -216,6 +219,8 @@ def _play_batch(
     settled_hist,
     win_ties,
     margins,
+    decision_options,
+    game_decisions,
     row_points,
     row_tricks,
 ):
@@ -251,6 +256,7 @@ def _play_batch(
         streak_leader = -2
         streak_start = 0
         last_check = -1
+        decided = 0  # real decisions this game (zooanalysis.decisions)
 
         for round_index in range(rounds):
             start = round_index % players
@@ -275,6 +281,9 @@ def _play_batch(
                 for offset in range(players):
                     seat = (start + offset) % players
                     hand = hands[seat]
+                    decided += count_decision(
+                        combinations(count_faces(hand), pile_cards), decision_options
+                    )
                     if codes[seat] == RANDOM:  # the same function choose_pile calls
                         pile = random_pile(hand, pile_cards, stream)
                     else:
@@ -296,6 +305,9 @@ def _play_batch(
                 for offset in range(players):
                     seat = _next_seat(leader, offset, players)
                     pile_size = count_faces(pile_known[seat])
+                    held = count_faces(hands[seat])  # pass, draw, place any card
+                    options = 1 + (1 if pile_size > 0 else 0) + (held if held >= place_min else 0)
+                    decided += count_decision(options, decision_options)
                     if codes[seat] == RANDOM:  # the same function choose_action calls
                         action, face = random_action(hands[seat], pile_size, place_min, stream)
                     else:
@@ -362,6 +374,7 @@ def _play_batch(
                     legal = hand
                     if led != NO_SUIT and hand & SUIT_FACES[led] != _EMPTY:
                         legal = hand & SUIT_FACES[led]  # must follow
+                    decided += count_decision(count_faces(legal), decision_options)
                     if codes[seat] == RANDOM:  # the same function choose_card calls
                         face = random_card(legal, stream)
                     else:
@@ -472,6 +485,7 @@ def _play_batch(
             scores, players, wins, sole_wins, points_sum, points_squares, points_hist
         )
         tally_shared_outcome(scores, players, False, win_ties, margins)
+        count_game_decisions(decided, game_decisions)
         game_tricks_hist[min(game_tricks, GAME_TRICK_BINS - 1)] += 1
         lead_changes_hist[min(lead_changes, LEAD_CHANGE_BINS - 1)] += 1
         if n_best == 1 and game_tricks > 0:

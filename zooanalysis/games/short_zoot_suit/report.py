@@ -123,8 +123,8 @@ def points_section(run: ZootRun) -> Section:
             Finding(text, row.rate, row.ci_low, row.ci_high, int(row.n), "zoot_equal_rates",
                     "most_equal_strategy")
         )
-    figure, grid = new_grid(1, 2, 10.0, 3.6)
-    left, right = grid[0]
+    figure, grid = new_grid(2, 1, 6.4, 7.2)  # stacked: phone-wide
+    left, right = grid[:, 0]
     bottom = np.zeros(len(strategies))
     for index, source in enumerate(SOURCES):
         if source == "intermediate" and rules.intermediate_scoring == "none":
@@ -261,8 +261,8 @@ def pile_section(run: ZootRun) -> Section:
                 "ends_on_purpose",
             )
         )
-    figure, grid = new_grid(1, 3, 12.0, 3.6)
-    left, middle, right = grid[0]
+    figure, grid = new_grid(3, 1, 6.4, 10.8)  # stacked: phone-wide
+    left, middle, right = grid[:, 0]
     positions = np.arange(len(ranks))
     err = np.vstack([ranks["cards_mean"] - ranks["cards_ci_low"],
                      ranks["cards_ci_high"] - ranks["cards_mean"]]).astype(float)
@@ -381,8 +381,8 @@ def rounds_section(run: ZootRun) -> Section:
             "best_position",
         )
     )
-    figure, grid = new_grid(1, 2, 10.0, 3.4)
-    left, right = grid[0]
+    figure, grid = new_grid(2, 1, 6.4, 6.8)  # stacked: phone-wide
+    left, right = grid[:, 0]
     left.bar(histogram.index, histogram / histogram.sum(), color=PALETTE[0])
     left.set_xlabel("Tricks in the round")
     left.set_ylabel("Rounds")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from zooanalysis.decisions import new_decision_totals, tally_decisions
 from zooanalysis.games.zoology.engine import END_COOPERATIVE, GameRecord
 from zooanalysis.outcome import count_outcome, count_team_outcome, new_outcome_totals
 
@@ -83,6 +84,8 @@ def new_totals(seats: int, n_animals: int, n_questions: int, n_cells: int = 1) -
         # win_ties (seat, tied winners) and winning margins: zooanalysis.outcome (the
         # cooperative game: the whole table wins together, or nobody)
         **new_outcome_totals(n),
+        # legal options of every decision, real decisions per game: zooanalysis.decisions
+        **new_decision_totals(),
     }
 
 
@@ -110,6 +113,7 @@ def tally(record: GameRecord, totals: dict[str, np.ndarray], cell: int = 0) -> N
     totals["end_reasons"][record.end_reason] += 1
     totals["rounds_hist"][min(record.rounds, ROUND_BINS - 1)] += 1
     totals["turns_hist"][min(record.turns, TURN_BINS - 1)] += 1
+    tally_decisions(record.decisions, totals)
     cooperative = record.end_reason == END_COOPERATIVE
     leaders = record.winners
     for seat, points in enumerate(record.points):

@@ -297,6 +297,11 @@ class GameRecord:
     last_not_leading: list[int] = field(default_factory=list)
     """Per seat: turns played at the last score change after which it was not the sole
     leader (-1: none). A change with t turns played happens at turn index t - 1."""
+    decisions: list[int] = field(default_factory=list)
+    """The legal options of every decision, in order (``zooanalysis.decisions``): a
+    question (the cards in hand), a free-guess window (not now, or any
+    :func:`guess_options` animal), a second chance or cooperative guess (any of them), a
+    gift (none, or any teammate still guessing)."""
 
 
 def new_game(settings: ZoologySettings, players: int, stream: np.ndarray) -> GameState:
@@ -377,6 +382,7 @@ def ask_question(
     """One turn: play a card, everyone votes, the Champion (if any) is known; replenish."""
     settings = state.settings
     view = observe(state, asker)
+    record.decisions.append(len(state.hands[asker]))
     index = strategies[asker].choose_question(view, stream)
     hand = state.hands[asker]
     if not 0 <= index < len(hand):
@@ -454,6 +460,13 @@ def check_guess(state: GameState, seat: int, animal: int) -> None:
         raise IllegalMoveError(f"seat {seat}: cannot guess animal {animal}")
     if state.tokens[seat] < 1:
         raise IllegalMoveError(f"seat {seat}: guesses without a token")
+
+
+def guess_options(state: GameState, seat: int) -> int:
+    """The animals ``seat`` may guess (:func:`check_guess`): on the board, not held by
+    another player or neutral, not removed."""
+    visible = {a for s, a in enumerate(state.seat_animals) if s != seat} | set(state.neutrals)
+    return len(set(state.board.tolist()) - visible - set(state.removed))
 
 
 def place_guess(
@@ -540,6 +553,7 @@ def free_guess_window(
     wanted = []
     for seat in race_order(state, asker):
         if state.tokens[seat] > 0:
+            record.decisions.append(1 + guess_options(state, seat))
             animal = strategies[seat].guess(observe(state, seat), stream, True)
             if animal >= 0:
                 wanted.append((seat, animal))
@@ -569,6 +583,7 @@ def guess_in_turn(
 ) -> bool:
     """A second chance or cooperative guess: ``seat`` must place a token; returns whether it
     was right (then ``seat`` is done for the round)."""
+    record.decisions.append(guess_options(state, seat))
     animal = strategies[seat].guess(observe(state, seat), stream, False)
     check_guess(state, seat, animal)
     correct = place_guess(state, seat, animal, PHASE_SECOND, record, guessed)
@@ -617,6 +632,9 @@ def cooperative_guessing(
                 if all(state.done):
                     return True
                 if state.tokens[seat] > 0 and state.settings.gift_token:
+                    record.decisions.append(
+                        1 + sum(1 for s, done in enumerate(state.done) if s != seat and not done)
+                    )
                     mate = strategies[seat].gift(observe(state, seat), stream)
                     if mate >= 0:
                         if state.done[mate] or mate == seat:

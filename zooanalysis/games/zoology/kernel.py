@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from zooanalysis.decisions import count_decision, count_game_decisions
 from zooanalysis.games.zoology.beliefs import add_evidence, cast_votes, posterior, posterior_top
 from zooanalysis.games.zoology.counts import (
     LEAD_BINS,
@@ -123,6 +124,25 @@ def _draw(seat, hands, hand_len, pile, pile_pos, pile_len, discard, discard_len,
         hand_len[seat] += 1
         pile_pos += 1
     return pile_pos, pile_len, discard_len
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _guess_options(seat, players, seat_animals, neutrals, n_neutrals, removed, board, n_board):
+    """The animals ``seat`` may guess (``engine.guess_options``): on the board, not held by
+    another player or neutral, not removed."""
+    count = 0
+    for i in range(n_board):
+        animal = board[i]
+        visible = removed[animal]
+        for t in range(players):
+            if t != seat and seat_animals[t] == animal:
+                visible = True
+        for k in range(n_neutrals):
+            if neutrals[k] == animal:
+                visible = True
+        if not visible:
+            count += 1
+    return count
 
 
 @njit(cache=True, nogil=True, error_model="numpy", inline="always")
@@ -292,6 +312,8 @@ def _play_batch(
     window_right,
     win_ties,
     margins,
+    decision_options,
+    game_decisions,
     row_points,
     row_rounds,
     row_turns,
@@ -353,6 +375,7 @@ def _play_batch(
         leader_state[0] = -1
         leader_state[1] = 0
         turns = 0
+        decided = 0  # real decisions this game (zooanalysis.decisions)
         round_index = 0
         over = False
         success = False
@@ -396,6 +419,7 @@ def _play_batch(
                         excluded,
                         probs,
                     )
+                decided += count_decision(hand_len[asker], decision_options)
                 index = choose_question(
                     codes[asker],
                     params[asker],
@@ -478,7 +502,11 @@ def _play_batch(
                 n_wanted = 0
                 for step in range(1, players + 1):
                     s = (asker + step) % players
-                    if tokens[s] > 0:
+                    if tokens[s] > 0:  # not now, or any animal it may guess
+                        options = 1 + _guess_options(
+                            s, players, seat_animals, neutrals, n_neutrals, removed, board, n_board
+                        )
+                        decided += count_decision(options, decision_options)
                         top, top_p = _beliefs(
                             s,
                             players,
@@ -554,6 +582,10 @@ def _play_batch(
                         if tokens[s] == 0:
                             finished = True
                             break
+                        options = _guess_options(
+                            s, players, seat_animals, neutrals, n_neutrals, removed, board, n_board
+                        )
+                        decided += count_decision(options, decision_options)
                         top, top_p = _beliefs(
                             s,
                             players,
@@ -594,7 +626,12 @@ def _play_batch(
                                 success = True
                                 finished = True
                                 break
-                            if tokens[s] > 0 and gift:
+                            if tokens[s] > 0 and gift:  # none, or a teammate still guessing
+                                options = 1
+                                for t in range(players):
+                                    if t != s and not done[t]:
+                                        options += 1
+                                decided += count_decision(options, decision_options)
                                 mate = gift_target(s, players, tokens, done)
                                 if mate >= 0:
                                     tokens[mate] += 1
@@ -611,6 +648,10 @@ def _play_batch(
                         if done[s] or tokens[s] == 0:
                             continue
                         anyone = True
+                        options = _guess_options(
+                            s, players, seat_animals, neutrals, n_neutrals, removed, board, n_board
+                        )
+                        decided += count_decision(options, decision_options)
                         top, top_p = _beliefs(
                             s,
                             players,
@@ -720,6 +761,7 @@ def _play_batch(
                 wins[s] += 1
                 if n_best == 1:
                     sole_wins[s] += 1
+        count_game_decisions(decided, game_decisions)
         if cooperative:
             tally_team_outcome(players, success, win_ties)
             coop_games[cell] += 1

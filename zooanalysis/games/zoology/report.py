@@ -28,6 +28,7 @@ from zooanalysis.report.model import (
 )
 from zooanalysis.report.style import (
     HEATMAP,
+    MAX_FIGURE_WIDTH,
     MISSING,
     PALETTE,
     REFERENCE,
@@ -297,7 +298,8 @@ def success_heatmap(cells: pd.DataFrame, players: list[int], boards: list[str]) 
 def success_dots(cells: pd.DataFrame, boards: list[str]) -> Figure:
     """Success per board combination with 95% intervals, one panel per player count."""
     players = sorted(cells["players"].unique())
-    figure, grid = new_grid(1, len(players), 3.2 + 1.4 * len(players), 1.2 + 0.3 * len(boards))
+    width = min(MAX_FIGURE_WIDTH, 3.2 + 1.4 * len(players))
+    figure, grid = new_grid(1, len(players), width, 1.2 + 0.3 * len(boards))
     low = max(0.0, math.floor(10 * np.nanmin(cells["ci_low"])) / 10)
     for index, count in enumerate(players):
         axes = grid[0, index]
@@ -549,7 +551,7 @@ def _information_basis(run: ZoologyRun) -> str:
 
 def question_figure(cards: pd.DataFrame, bits: str, basis: str) -> Figure:
     """Left: expected information per card; right: its no-Champion rate with CI."""
-    figure, grid = new_grid(1, 2, 9.0, 1.2 + 0.15 * len(cards))
+    figure, grid = new_grid(1, 2, MAX_FIGURE_WIDTH, 1.2 + 0.16 * len(cards))
     left, right = grid[0]
     positions = np.arange(len(cards))
     colours = [PALETTE[1] if little else PALETTE[0] for little in cards["does_little"]]
@@ -563,10 +565,10 @@ def question_figure(cards: pd.DataFrame, bits: str, basis: str) -> Figure:
             left.scatter(cards["played_bits"], positions, s=8, color="black", zorder=3,
                          label="for the asker, when played")
         )  # fmt: skip
-    left.legend(handles=handles, fontsize=8, loc="lower right")
-    left.set_yticks(positions, list(cards.index), fontsize=6.5)
+    figure.legend(handles=handles, fontsize=8, loc="outside lower center", ncols=len(handles))
+    left.set_yticks(positions, list(cards.index), fontsize=7)
     left.set_ylim(len(cards) - 0.5, -0.5)
-    left.set_xlabel("Expected information about your own animal (bits)")
+    left.set_xlabel("Expected information about\nyour own animal (bits)")
     played = cards["plays"] > 0
     right.errorbar(
         cards.loc[played, "no_champion_rate"], positions[played.to_numpy()],
@@ -583,7 +585,7 @@ def question_figure(cards: pd.DataFrame, bits: str, basis: str) -> Figure:
     right.axvline(total, color=REFERENCE, linewidth=0.8, linestyle="--")
     right.set_yticks(positions, [""] * len(cards))
     right.set_ylim(len(cards) - 0.5, -0.5)
-    right.set_xlabel("Votes with no Champion (% of plays)")
+    right.set_xlabel("Votes with no Champion\n(% of plays)")
     percent_axis(right, "x", decimals=0)
     return Figure(
         "zoology_question_cards",
@@ -873,7 +875,7 @@ def guess_figure(accuracy: pd.DataFrame, points: pd.DataFrame | None, labels: di
     phases = [p for p in ("free", "second_chance") if accuracy.xs(p, level="phase")["n"].sum() > 0]
     columns = 2 if points is not None else 1
     height = 1.4 + 0.45 * len(groups)
-    figure, grid = new_grid(1, columns, 10.0 if columns == 2 else 6.4, height)
+    figure, grid = new_grid(columns, 1, MAX_FIGURE_WIDTH, columns * height)  # stacked
     left = grid[0, 0]
     positions = np.arange(len(groups))
     step = 0.8 / len(phases)
@@ -892,7 +894,7 @@ def guess_figure(accuracy: pd.DataFrame, points: pd.DataFrame | None, labels: di
     percent_axis(left, "x")
     left.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.15), ncols=1)
     if points is not None:
-        right = grid[0, 1]
+        right = grid[1, 0]
         part = points.reindex(groups)
         right.barh(positions, part["free_mean"], color=PALETTE[0], height=0.6,
                    label="right guesses while questions are asked")  # fmt: skip
