@@ -60,7 +60,7 @@ def test_settings_round_trip_through_the_manifest_format() -> None:
         ({"tie_break": "cry"}, "tie_break", "last-round"),
         ({"exhibit_order": "sorted"}, "exhibit_order", "shuffled"),
         ({"colour": 1}, "colour", ""),
-        ({"play": {"hearts": "safe"}}, "play.hearts", "exhibits"),
+        ({"play": {"zoology": "team"}}, "play.zoology", "exhibits"),
         ({"play": "dodger"}, "play", "table"),
         ({"start_seat": 3, "players": 3}, "start_seat", "0 to 2"),
         ({"exhibits": ["dodgeball"] * 4, "hand_size": 13, "mulligan_limit": -2},

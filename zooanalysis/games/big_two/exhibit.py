@@ -20,7 +20,6 @@ Diamonds left in the hand.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
@@ -40,20 +39,8 @@ from zooanalysis.games.big_two.rules import (
     rules_array,
 )
 from zooanalysis.games.big_two.strategies import strategy_code, strategy_params
+from zooanalysis.games.exhibits import ExhibitResult
 from zooanalysis.strategy_spec import PlayerSpec
-
-try:
-    from zooanalysis.games.exhibits import ExhibitResult
-except ImportError:  # until the shared module lands on main: an identical local one
-
-    @dataclass(frozen=True)
-    class ExhibitResult:  # type: ignore[no-redef]
-        """One exhibit round's outcome per seat (see ``zooanalysis/games/exhibits.py``)."""
-
-        standing: tuple[int, ...]
-        scores: tuple[int, ...]
-        diamonds: tuple[int, ...] = ()
-
 
 _ZERO = np.uint64(0)
 _ONE = np.uint64(1)

@@ -9,35 +9,62 @@ two identical cards, but two players may: identical faces in one trick compare b
 ``identical`` (``cards.tricks.EARLIER_WINS`` or ``LATER_WINS``).
 
 * :func:`play_exhibit`: the reference, plain Python (the engine's ``play_hand``);
-* :func:`exhibit_round`: the kernel, draw for draw the same, for 2 to 4 seats.
+* :func:`exhibit_round`: the kernel, draw for draw the same, for 2 to 4 seats;
+* :func:`exhibit_settings`, :func:`kernel_rules`, :func:`reference_strategies`,
+  :func:`strategy_arrays`: what Through the Zoo needs to set a round up
+  (``zooanalysis.games.exhibits``).
 
-Standing: minus the points a seat scored (fewer points is better).
+Standing: minus the points a seat scored (fewer points is better); diamonds: the Diamonds a
+seat took in its tricks (Johannesburg's meta scoring).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import replace
 
 import numpy as np
 from numba import njit
 
-from zooanalysis.cards.encoding import face_of
-from zooanalysis.games.hearts.engine import Strategy, play_hand
+from zooanalysis.cards.encoding import DIAMONDS, face_of
+from zooanalysis.games.exhibits import ExhibitResult
+from zooanalysis.games.hearts.engine import BuiltinStrategy, Strategy, play_hand
 from zooanalysis.games.hearts.faces import high_mask
-from zooanalysis.games.hearts.kernel import HAND_OUT, OK, STATUS, check
+from zooanalysis.games.hearts.kernel import HAND_OUT, OK, STATUS
 from zooanalysis.games.hearts.kernel import play_hand as kernel_hand
-from zooanalysis.games.hearts.rules import HeartsSettings
+from zooanalysis.games.hearts.rules import HeartsSettings, rules_array
+from zooanalysis.games.hearts.strategies import MAX_PARAMS, strategy_code, strategy_params
+from zooanalysis.strategy_spec import PlayerSpec
+
+EXHIBIT_PLAYERS = (2, 3, 4)
+"""The Exhibit card's player counts: "Hearts 2 / 3 / 4"."""
 
 
-@dataclass(frozen=True)
-class ExhibitResult:
-    """One exhibit round's result (the interface's shape; ``zooanalysis/games/exhibits.py``
-    will hold the shared one): ``standing`` per seat, higher is better, equal = tied;
-    ``scores`` the game's own round scores (Hearts points)."""
+def exhibit_settings(players: int) -> HeartsSettings:
+    """Hearts as the Exhibit card plays it (:meth:`HeartsSettings.for_exhibit`) for 2-4
+    players; ``ValueError`` otherwise."""
+    if players not in EXHIBIT_PLAYERS:
+        raise ValueError(f"Hearts' Exhibit card is for 2, 3 or 4 players, not {players}")
+    return replace(HeartsSettings().for_exhibit(), players=players)
 
-    standing: tuple[int, ...]
-    scores: tuple[int, ...]
+
+def kernel_rules(settings: HeartsSettings) -> np.ndarray:
+    """The rules array :func:`exhibit_round` reads."""
+    return rules_array(settings)
+
+
+def reference_strategies(players: Sequence[PlayerSpec]) -> list[BuiltinStrategy]:
+    """The reference engine's strategy objects for these players."""
+    return [BuiltinStrategy(player) for player in players]
+
+
+def strategy_arrays(players: Sequence[PlayerSpec]) -> tuple[np.ndarray, np.ndarray]:
+    """(codes int64[seats], params float64[seats, k]) for :func:`exhibit_round`."""
+    codes = np.array([strategy_code(player) for player in players], dtype=np.int64)
+    params = np.zeros((len(players), MAX_PARAMS), dtype=np.float64)
+    for seat, player in enumerate(players):
+        params[seat] = strategy_params(player)
+    return codes, params
 
 
 def play_exhibit(
@@ -58,17 +85,22 @@ def play_exhibit(
     record = play_hand(
         settings, faces, strategies, stream, start_seat=start_seat, identical=identical
     )
+    diamonds = [0] * len(hands)
+    for _, cards, winner in record.tricks:
+        diamonds[winner] += sum(1 for face in cards if face >> 4 == DIAMONDS)
     return ExhibitResult(
-        standing=tuple(-score for score in record.scores), scores=tuple(record.scores)
+        standing=tuple(-score for score in record.scores), scores=tuple(record.scores),
+        diamonds=tuple(diamonds),
     )
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def exhibit_round(rules, hands, start_seat, codes, params, stream, identical, standing, scores):
+def exhibit_round(rules, hands, start_seat, codes, params, stream, identical, standing, scores,
+                  diamonds):
     """One Hearts hand on the kernel from the face masks ``hands`` (uint64 per seat):
-    ``standing`` and ``scores`` (int64 per seat) receive minus the points and the points.
-    Returns ``kernel.OK`` or a problem code (a strategy's illegal choice: a bug). Its
-    scratch is allocated once per call."""
+    ``standing``, ``scores`` and ``diamonds`` (int64 per seat) receive minus the points,
+    the points and the Diamonds taken. Raises if a strategy made an illegal choice (a bug).
+    Its scratch is allocated once per call."""
     players = hands.shape[0]
     masks = np.empty(players, dtype=np.uint64)
     for seat in range(players):
@@ -80,23 +112,22 @@ def exhibit_round(rules, hands, start_seat, codes, params, stream, identical, st
     info = np.zeros(HAND_OUT, dtype=np.int64)
     kernel_hand(
         rules, masks, start_seat, 0, codes, params, stream, identical,
-        passes, points, cards, jacks, scores, info,
+        passes, points, cards, jacks, diamonds, scores, info,
     )  # fmt: skip
+    if info[STATUS] != OK:
+        raise RuntimeError("Hearts exhibit: a strategy made an illegal choice")
     for seat in range(players):
         standing[seat] = -scores[seat]
-    return info[STATUS]
 
 
 def exhibit_round_checked(rules, hands, start_seat, codes, params, stream, identical):
-    """:func:`exhibit_round` from plain Python: (standing, scores) arrays, raising on a
-    problem."""
+    """:func:`exhibit_round` from plain Python: (standing, scores) arrays."""
     players = len(hands)
     standing = np.zeros(players, dtype=np.int64)
     scores = np.zeros(players, dtype=np.int64)
-    status = exhibit_round(
+    diamonds = np.zeros(players, dtype=np.int64)
+    exhibit_round(
         rules, np.asarray(hands, dtype=np.uint64), start_seat, codes, params, stream,
-        identical, standing, scores,
+        identical, standing, scores, diamonds,
     )  # fmt: skip
-    if status != OK:
-        check(status)
     return standing, scores

@@ -30,6 +30,7 @@ from zooanalysis.games.hearts.counts import (
 )
 from zooanalysis.games.hearts.engine import CAP, END_SCORE_REACHED
 from zooanalysis.games.hearts.faces import (
+    DIAMONDS,
     HEART_FACES,
     HEARTS,
     JACK_OF_DIAMONDS,
@@ -88,7 +89,7 @@ def check(status: int) -> None:
 @njit(cache=True, nogil=True, error_model="numpy")
 def play_hand(
     rules, hands, start_seat, hand_index, codes, params, stream, identical,
-    passes, points, cards, jacks, scores, info,
+    passes, points, cards, jacks, diamonds, scores, info,
 ):  # fmt: skip
     """Play one hand from the high-face masks ``hands`` (emptied): pass, 13 tricks, score.
 
@@ -96,7 +97,9 @@ def play_hand(
     problem), the moon shooter (-1), the first leader, the Queen's holder when play began,
     its taker and trick (-1 if none was dealt) and the passing direction. ``passes``,
     ``points``, ``cards`` and ``jacks`` are scratch arrays of one slot per seat (the
-    passed cards, and the points, point cards and Jack points each seat took).
+    passed cards, and the points, point cards and Jack points each seat took);
+    ``diamonds`` receives the Diamonds each seat took in its tricks (Through the Zoo's
+    Johannesburg counts them).
     """
     players = hands.shape[0]
     info[STATUS] = OK
@@ -156,6 +159,7 @@ def play_hand(
         points[seat] = 0
         cards[seat] = 0
         jacks[seat] = 0
+        diamonds[seat] = 0
         tricks = max(tricks, count_faces(hand))
     # ---- the tricks ----
     must_break = rules[R_MUST_BREAK] != 0
@@ -173,6 +177,7 @@ def play_hand(
         trick_points = 0
         trick_cards = 0
         trick_jacks = 0
+        trick_diamonds = 0
         queen_in = False
         for position in range(players):
             seat = leader + position
@@ -226,9 +231,12 @@ def play_hand(
                     broken = True
             elif face == JACK_OF_DIAMONDS:
                 trick_jacks += jack_points
+            if suit == DIAMONDS:
+                trick_diamonds += 1
         points[winner] += trick_points
         cards[winner] += trick_cards
         jacks[winner] += trick_jacks
+        diamonds[winner] += trick_diamonds
         taken_cards += trick_cards
         if queen_in and info[QUEEN_TAKER] < 0:
             info[QUEEN_TAKER] = winner
@@ -297,6 +305,7 @@ def _play_batch(
     points = np.zeros(players, dtype=np.int64)
     cards = np.zeros(players, dtype=np.int64)
     jacks = np.zeros(players, dtype=np.int64)
+    diamonds = np.zeros(players, dtype=np.int64)
     scores = np.zeros(players, dtype=np.int64)
     totals = np.zeros(players, dtype=np.int64)
     info = np.zeros(HAND_OUT, dtype=np.int64)
@@ -327,7 +336,7 @@ def _play_batch(
                 hands[seat] = hand
             play_hand(
                 rules, hands, hand_index % players, hand_index, codes, params, stream, 0,
-                passes, points, cards, jacks, scores, info,
+                passes, points, cards, jacks, diamonds, scores, info,
             )  # fmt: skip
             if info[STATUS] != OK:
                 return info[STATUS]

@@ -42,8 +42,9 @@ TIE_BREAKS = ("last-round", "shared")
 """``last-round``: "If tied, the player who did the best in the last round wins. If still
 tied, the tied players share the victory"; ``shared``: ties are shared at once."""
 
-DEFAULT_EXHIBITS = ("dodgeball", "dodgeball", "dodgeball", "dodgeball")
-"""The four Exhibit cards dealt when a scenario names none."""
+DEFAULT_EXHIBITS = ("hearts", "dodgeball", "big-two", "hearts")
+"""The four Exhibit cards dealt when a scenario names none: the cards the rulebook shows,
+Hearts twice in place of Numberwang (whose rules are not in the rulebook)."""
 
 DEFAULT_POINTS = {4: (3, 2, 1, 0), 3: (2, 1, 0), 2: (1, 0)}
 """Game points by rank: "1st: 3 points, 2nd: 2, 3rd: 1, 4th: 0" (4 players) and so on."""
