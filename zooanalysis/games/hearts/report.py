@@ -21,7 +21,14 @@ from zooanalysis.report.model import (
     mean_phrase,
     rate_phrase,
 )
-from zooanalysis.report.style import PALETTE, count_axis, new_grid, percent_axis, rate_bars
+from zooanalysis.report.style import (
+    MAX_FIGURE_WIDTH,
+    PALETTE,
+    count_axis,
+    new_grid,
+    percent_axis,
+    rate_bars,
+)
 from zooanalysis.separation import standout
 from zooanalysis.stats import rate_table
 
@@ -88,7 +95,7 @@ def points_section(run: HeartsRun) -> Section:
             Finding(text, row.rate, row.ci_low, row.ci_high, int(row.n), "hearts_points",
                     "most_moons_strategy")
         )  # fmt: skip
-    figure, grid = new_grid(1, 2, 9.0, 3.4)
+    figure, grid = new_grid(1, 2, MAX_FIGURE_WIDTH, 3.4)
     left, right = grid[0]
     labels = [str(name) for name in points.index]
     rate_bars(left, labels, points["mean"], points["ci_low"], points["ci_high"], PALETTE[0])
