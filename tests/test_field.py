@@ -151,6 +151,21 @@ def test_resuming_nothing_is_one_line(tmp_path: Path, capsys) -> None:
     one_error_line(err, "--resume", "no interrupted field")
 
 
+@pytest.mark.parametrize(
+    "extra", [["--games", "1e5"], ["--seed", "3"], ["--population", "random,bayes"]]
+)
+def test_resume_refuses_options_that_would_change_the_field(
+    tmp_path: Path, capsys, extra: list[str]
+) -> None:
+    """An option given with --resume is refused by name, not silently ignored."""
+    interrupted = tmp_path / "field"
+    interrupted.mkdir()
+    code, _, err = run_cli(capsys, "field", "--resume", interrupted, *extra, "--no-progress")
+    assert code == 2
+    one_error_line(err, "--resume", extra[0], "cannot change an interrupted field")
+    assert sorted(interrupted.iterdir()) == []
+
+
 def test_the_report_of_a_field_states_the_equilibrium(tmp_path: Path) -> None:
     from zooanalysis.report.build import build_report
 

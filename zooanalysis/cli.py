@@ -581,20 +581,31 @@ def field(
         typer.Option("--seats", help=with_default("Players per game.", "the default lineup's")),
     ] = None,
     games: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--games",
-            help="Games in all: 1e6, 250k ..., rounded up to whole seatings; too few for "
-            "every seating to play 2,000 are refused.",
+            help=with_default(
+                "Games in all: 1e6, 250k ..., rounded up to whole seatings; too few for "
+                "every seating to play 2,000 are refused.",
+                "1e6",
+            ),
         ),
-    ] = "1e6",
-    seed: Annotated[int, typer.Option("--seed", help="Seed that fixes the field.")] = 1,
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", help=with_default("Seed that fixes the field.", "1"))
+    ] = None,
     bootstrap: Annotated[
-        int, typer.Option("--bootstrap", help="Bootstrap replicates for the intervals.")
-    ] = 100,
+        int | None,
+        typer.Option(
+            "--bootstrap", help=with_default("Bootstrap replicates for the intervals.", "100")
+        ),
+    ] = None,
     alpha: Annotated[
-        float, typer.Option("--alpha", help="alpha-Rank's selection intensity (> 0).")
-    ] = 50.0,
+        float | None,
+        typer.Option(
+            "--alpha", help=with_default("alpha-Rank's selection intensity (> 0).", "50")
+        ),
+    ] = None,
     jobs: Annotated[
         int | None,
         typer.Option("--jobs", help=with_default("Parallel workers.", "all cores")),
@@ -619,8 +630,30 @@ def field(
     from zooanalysis.field_setup import check_seats, population_from, resume_field_request
 
     if resume is not None:
+        fixed = {
+            "--game": game_name,
+            "--scenario": scenario_file,
+            "--population": population,
+            "--from": sources or None,
+            "--seats": seats,
+            "--games": games,
+            "--seed": seed,
+            "--bootstrap": bootstrap,
+            "--alpha": alpha,
+            "--out": out,
+        }
+        given = [name for name, value in fixed.items() if value is not None]
+        if given:
+            raise UserError(
+                f"--resume: {', '.join(given)} cannot change an interrupted field; "
+                "only --jobs and --no-progress may be given"
+            )
         request = resume_field_request(resume, _jobs(jobs))
     else:
+        games = "1e6" if games is None else games
+        seed = 1 if seed is None else seed
+        bootstrap = 100 if bootstrap is None else bootstrap
+        alpha = 50.0 if alpha is None else alpha
         game, base = _game_and_settings(game_name, scenario_file)
         players, notes = population_from(game, population, list(sources or []))
         chosen_seats = seats if seats is not None else len(game.default_lineup.split(","))
