@@ -20,3 +20,27 @@ def assert_same_tables(first: dict[str, pd.DataFrame], second: dict[str, pd.Data
     assert sorted(first) == sorted(second)
     for name in first:
         assert first[name].equals(second[name]), f"table {name} differs"
+
+
+def zoosim(*args: object) -> int:
+    """Run the ``zoosim`` command line with these arguments (paths and numbers as text)."""
+    from zooanalysis import cli
+
+    return cli.main([str(arg) for arg in args])
+
+
+def scenario_file(folder: Path, game: str, settings: str) -> Path:
+    """A scenario file for ``game`` with these ``[settings]`` lines, written in ``folder``."""
+    path = folder / f"scenario-{abs(hash(settings))}.toml"
+    path.write_text(f'game = "{game}"\n[settings]\n{settings}\n', encoding="utf-8")
+    return path
+
+
+def game_run(out: Path, game: str, *args: object, kind: type | None = None):
+    """``zoosim run --game GAME`` into ``out`` with one job and no progress bar, checked to
+    succeed; the loaded run (checked to be a ``kind`` when given)."""
+    assert zoosim("run", "--game", game, "--out", out, "--no-progress", "--jobs", 1, *args) == 0
+    run = zooanalysis.load_run(out)
+    if kind is not None:
+        assert isinstance(run, kind)
+    return run

@@ -9,9 +9,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from report_helpers import assert_report_reads_right
+from run_helpers import game_run, zoosim
 
-import zooanalysis
-from zooanalysis import cli
 from zooanalysis.games.big_two.analysis import BigTwoRun
 from zooanalysis.stats import rate_table
 
@@ -19,16 +18,8 @@ GAMES = 3000
 SIMULATIONS = Path(__file__).resolve().parent.parent / "simulations"
 
 
-def zoosim(*args: object) -> int:
-    return cli.main([str(arg) for arg in args])
-
-
 def big_two_run(out: Path, *args: object) -> BigTwoRun:
-    code = zoosim("run", "--game", "big-two", "--out", out, "--no-progress", "--jobs", 1, *args)
-    assert code == 0
-    run = zooanalysis.load_run(out)
-    assert isinstance(run, BigTwoRun)
-    return run
+    return game_run(out, "big-two", *args, kind=BigTwoRun)
 
 
 @pytest.fixture(scope="module")

@@ -9,20 +9,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from run_helpers import assert_same_tables, tables_of
+from run_helpers import assert_same_tables, tables_of, zoosim
 
 import zooanalysis
-from zooanalysis import cli
 from zooanalysis.games import get_game
 from zooanalysis.games.bug_house.analysis import BugHouseRun
 
 GAMES = 3000
 SIMULATIONS = Path(__file__).resolve().parent.parent / "simulations"
 LINEUP = "climber,fast,random,climber"
-
-
-def zoosim(*args: object) -> int:
-    return cli.main([str(arg) for arg in args])
 
 
 def bug_run(out: Path, *args: object) -> Path:

@@ -10,9 +10,8 @@ import numpy as np
 import pandas as pd
 import pytest
 from report_helpers import assert_report_reads_right
+from run_helpers import game_run, scenario_file, zoosim
 
-import zooanalysis
-from zooanalysis import cli
 from zooanalysis.games.chai_tea_jazz.analysis import ChaiRun
 from zooanalysis.games.chai_tea_jazz.engine import HOW_NAMES
 from zooanalysis.stats import rate_table
@@ -22,24 +21,13 @@ SIMULATIONS = Path(__file__).resolve().parent.parent / "simulations"
 SWEEP = SIMULATIONS / "sweep-chai-tea-jazz-variants.toml"
 
 
-def zoosim(*args: object) -> int:
-    return cli.main([str(arg) for arg in args])
-
-
 def scenario(folder: Path, settings: str) -> Path:
     """A scenario file for Chai Tea Jazz with these ``[settings]`` lines."""
-    path = folder / f"scenario-{abs(hash(settings))}.toml"
-    path.write_text(f'game = "chai-tea-jazz"\n[settings]\n{settings}\n', encoding="utf-8")
-    return path
+    return scenario_file(folder, "chai-tea-jazz", settings)
 
 
 def chai_run(out: Path, *args: object) -> ChaiRun:
-    code = zoosim("run", "--game", "chai-tea-jazz", "--out", out, "--no-progress",
-                  "--jobs", 1, *args)  # fmt: skip
-    assert code == 0
-    run = zooanalysis.load_run(out)
-    assert isinstance(run, ChaiRun)
-    return run
+    return game_run(out, "chai-tea-jazz", *args, kind=ChaiRun)
 
 
 @pytest.fixture(scope="module")

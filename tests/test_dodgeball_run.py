@@ -9,19 +9,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from run_helpers import assert_same_tables, tables_of
+from run_helpers import assert_same_tables, tables_of, zoosim
 
 import zooanalysis
-from zooanalysis import cli
 from zooanalysis.games import get_game
 from zooanalysis.games.dodgeball.analysis import DodgeballRun
 
 GAMES = 3000
 SIMULATIONS = Path(__file__).resolve().parent.parent / "simulations"
-
-
-def zoosim(*args: object) -> int:
-    return cli.main([str(arg) for arg in args])
 
 
 def dodge_run(out: Path, *args: object) -> Path:

@@ -9,25 +9,16 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from report_helpers import assert_report_reads_right
+from run_helpers import game_run, zoosim
 
-import zooanalysis
-from zooanalysis import cli
 from zooanalysis.games.hearts.analysis import HeartsRun
 
 GAMES = 1500
 SIMULATIONS = Path(__file__).resolve().parent.parent / "simulations"
 
 
-def zoosim(*args: object) -> int:
-    return cli.main([str(arg) for arg in args])
-
-
 def hearts_run(out: Path, *args: object) -> HeartsRun:
-    code = zoosim("run", "--game", "hearts", "--out", out, "--no-progress", "--jobs", 1, *args)
-    assert code == 0
-    run = zooanalysis.load_run(out)
-    assert isinstance(run, HeartsRun)
-    return run
+    return game_run(out, "hearts", *args, kind=HeartsRun)
 
 
 @pytest.fixture(scope="module")

@@ -8,10 +8,9 @@ import numpy as np
 import pandas as pd
 import pytest
 from report_helpers import assert_report_reads_right, html_tables
-from run_helpers import assert_same_tables, tables_of
+from run_helpers import assert_same_tables, tables_of, zoosim
 
 import zooanalysis
-from zooanalysis import cli
 from zooanalysis.games.lucky_lions import dominance
 from zooanalysis.games.lucky_lions.analysis import LuckyLionsRun
 from zooanalysis.games.lucky_lions.cards import ANIMALS
@@ -20,10 +19,6 @@ from zooanalysis.games.lucky_lions.rules import LuckySettings
 
 GAMES = 3000
 EVERYTHING = Path(__file__).parent.parent / "simulations" / "lucky-lions-everything.toml"
-
-
-def zoosim(*args: object) -> int:
-    return cli.main([str(arg) for arg in args])
 
 
 def lucky_run(out: Path, *args: object) -> Path:

@@ -10,9 +10,8 @@ import numpy as np
 import pandas as pd
 import pytest
 from report_helpers import assert_report_reads_right
+from run_helpers import game_run, scenario_file, zoosim
 
-import zooanalysis
-from zooanalysis import cli
 from zooanalysis.games.short_zoot_suit.analysis import ZootRun
 from zooanalysis.games.short_zoot_suit.engine import END_REASONS, SOURCES
 from zooanalysis.stats import rate_table
@@ -23,24 +22,13 @@ SEANS = SIMULATIONS / "short-zoot-suit-seans-short-shorts.toml"
 SWEEP = SIMULATIONS / "sweep-short-zoot-suit-variants.toml"
 
 
-def zoosim(*args: object) -> int:
-    return cli.main([str(arg) for arg in args])
-
-
 def scenario(folder: Path, settings: str) -> Path:
     """A scenario file for Short Zoot Suit with these ``[settings]`` lines."""
-    path = folder / f"scenario-{abs(hash(settings))}.toml"
-    path.write_text(f'game = "short-zoot-suit"\n[settings]\n{settings}\n', encoding="utf-8")
-    return path
+    return scenario_file(folder, "short-zoot-suit", settings)
 
 
 def zoot_run(out: Path, *args: object) -> ZootRun:
-    code = zoosim("run", "--game", "short-zoot-suit", "--out", out, "--no-progress",
-                  "--jobs", 1, *args)  # fmt: skip
-    assert code == 0
-    run = zooanalysis.load_run(out)
-    assert isinstance(run, ZootRun)
-    return run
+    return game_run(out, "short-zoot-suit", *args, kind=ZootRun)
 
 
 @pytest.fixture(scope="module")

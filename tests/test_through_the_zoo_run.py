@@ -7,10 +7,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from run_helpers import assert_same_tables, tables_of
+from run_helpers import assert_same_tables, tables_of, zoosim
 
 import zooanalysis
-from zooanalysis import cli
 from zooanalysis.games import get_game
 from zooanalysis.games.through_the_zoo.analysis import ThroughTheZooRun
 
@@ -23,10 +22,6 @@ exhibit_order = "shuffled"
 [settings.play]
 dodgeball = "dodger,random,coach,random"
 """
-
-
-def zoosim(*args: object) -> int:
-    return cli.main([str(arg) for arg in args])
 
 
 @pytest.fixture(scope="module")
