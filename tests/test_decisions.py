@@ -33,9 +33,12 @@ from zooanalysis.games.bluff.strategies import MOVE_DOUBT, MOVE_DRAW, MOVE_HAND,
 from zooanalysis.games.bug_house.engine import FOLLOW, GIVE, LEAD, decision_options
 from zooanalysis.games.bug_house.melds import legal_melds, meld_of
 from zooanalysis.games.short_zoot_suit.engine import action_options, pile_options
+from zooanalysis.games.through_the_zoo.engine import mulligan_options
+from zooanalysis.games.through_the_zoo.kernel import _mulligan_options
 from zooanalysis.report.build import report_document
 
-COUNTED = ("bluff", "bug-house", "chai-tea-jazz", "short-zoot-suit", "zoology")
+COUNTED = ("bluff", "bug-house", "chai-tea-jazz", "short-zoot-suit", "through-the-zoo",
+           "zoology")
 """The games whose kernels count their decisions so far."""
 
 
@@ -96,6 +99,17 @@ def test_bug_house_options_from_the_rules() -> None:
     assert decision_options(FOLLOW, len(legal_melds(hand, top, 3, False, True)), 0) == 3
     assert decision_options(FOLLOW, 0, 0) == 1  # nothing beats it: passing is forced
     assert decision_options(GIVE, 0, 5) == 5  # "any 1 card from the trick they just won"
+
+
+@pytest.mark.parametrize(("held", "limit"), [(13, 13), (13, 7), (13, 2), (13, 0), (4, 9)])
+def test_through_the_zoo_options_from_the_rules(held: int, limit: int) -> None:
+    """Prepare: "discard up to 13 cards from hand" is a choice among every set of at most
+    the limit's hand cards (2^13 with Zooklyn's 13); the kernel's count caps at the top
+    bin."""
+    expected = sum(math.comb(held, k) for k in range(min(held, limit) + 1))
+    assert mulligan_options(held, limit) == expected
+    assert _mulligan_options(held, limit) == min(expected, OPTION_BINS)
+    assert mulligan_options(13, 13) == 2**13 and mulligan_options(13, 0) == 1
 
 
 def test_decision_metrics_from_a_hand_made_histogram() -> None:
