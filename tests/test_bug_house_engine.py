@@ -15,6 +15,7 @@ from zooanalysis.games.bug_house.engine import (
     CLOCK,
     F_CARDS,
     F_CLOCK_USED,
+    F_DECISIONS,
     F_GIVEN,
     F_PASSES,
     F_RECEIVED,
@@ -101,6 +102,20 @@ def test_flik_and_zorak() -> None:
     assert record.seat_counts[1][F_GIVEN] == 2 and record.seat_counts[3][F_RECEIVED] == 2
 
 
+def test_the_decisions_of_flik_and_zorak() -> None:
+    """Each decision's legal options (zooanalysis.decisions), by hand: Flik leads from
+    1C 9D 10D (three singles; 9D 10D is no run), Zorak answers 1C from 3S 12H 13H (three
+    singles beat it, or pass), Flik answers 3S with 9D or 10D or passes, Zorak gives one of
+    the trick's two cards and leads 12H or 13H; then Flik can only pass (nothing beats
+    12H), Zorak's gift is the trick's one card and his lead his last card: forced."""
+    state = position(["1C 9D 10D", "3S 12H 13H", "5C 6C", "7S 8D"])
+    slow = Scripted(think=100_000)
+    record = play(state, [Scripted(["1C", None]),
+                          Scripted(["3S", "12H", "13H"], gifts=["1C", "12H"]), slow, slow])
+    assert record.decisions == [3, 4, 3, 2, 2, 1, 1, 1]
+    assert len(record.decisions) == sum(counts[F_DECISIONS] for counts in record.seat_counts)
+
+
 def test_jiminy_and_barry() -> None:
     """"Jiminy leads a suited 4,5,6. Hits his clock. Barry plays a suited 6,7,8. Hits his
     clock. Jiminy plays a suited 11,12,13. Hits his clock. Barry passes. Hits his clock.
@@ -164,6 +179,11 @@ def test_a_gift_that_makes_a_lead_wakes_a_stuck_partner() -> None:
     assert (6000, 0, "lead", "5C 5D") in record.events
     assert record.seat_counts[0][F_STUCK] == 1
     assert record.events[-1] == (6500, 2, "lead", "13C"), "seat 3 sheds out meanwhile"
+    # being stuck is no decision: seat 4 leads from 5C 8H (2 singles), seat 3 answers 5C
+    # with 12C or 13C or passes, seat 4 can only pass (8H does not beat 12C), seat 3 gives
+    # 5C or 12C, seat 1 leads its only meld 5C 5D (no singles: seat 3 holds the team's
+    # card), seat 3 leads its last card
+    assert record.decisions == [2, 3, 1, 2, 1, 1]
     assert (record.reason, record.ender, record.winner_team) == (SHED, 2, 0)
     assert record.seat_counts[0][F_CLOCK_USED] == 6000, "stuck 4.5 s, then 1.5 s thinking"
 
@@ -280,6 +300,8 @@ def test_invariants_of_whole_games(seed, lineup, variant) -> None:
     received = sum(c[F_RECEIVED] for c in counts)
     assert sum(record.cards_left) == 64 - played + received
     assert sum(c[F_TRICKS] for c in counts) == record.tricks == sum(c[F_PASSES] for c in counts)
+    assert len(record.decisions) == sum(c[F_DECISIONS] for c in counts) == len(record.events)
+    assert min(record.decisions, default=1) >= 1, "a decision has a legal option"
     times = [event[0] for event in record.events]
     assert times == sorted(times)
     assert [len(h) for h in states[0].hands] == record.cards_left

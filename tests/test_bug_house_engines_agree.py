@@ -15,6 +15,7 @@ from zooanalysis.games.bug_house import engine
 from zooanalysis.games.bug_house.batch import make_batch, play_batch_reference
 from zooanalysis.games.bug_house.engine import (
     CLOCK,
+    F_DECISIONS,
     F_GIFTS_NEEDED,
     F_GIVEN,
     F_RUNS,
@@ -72,6 +73,9 @@ def test_kernel_equals_reference(variant, lineup, seed, n_games):
     assert kernel_rows["row_tricks"].min() >= 0 and kernel_totals["tricks_hist"][1:].sum() > 0
     assert kernel_totals["seat_counts"][:, F_RUNS].sum() > 0
     assert kernel_totals["lead_changes_hist"].sum() == n_games
+    decisions = kernel_totals["decision_options"]
+    assert decisions.sum() == kernel_totals["seat_counts"][:, F_DECISIONS].sum()
+    assert decisions[2:].sum() > 0 and kernel_totals["game_decisions"].sum() == n_games
     passing = variant.get("partner_passing", True)
     assert (kernel_totals["seat_counts"][:, F_GIVEN].sum() > 0) == passing
     if variant.get("delayed_singles"):

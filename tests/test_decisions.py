@@ -17,6 +17,7 @@ import pytest
 
 import zooanalysis
 from zooanalysis.balance import balance_metrics, decision_rows
+from zooanalysis.cards.notation import parse_cards
 from zooanalysis.decisions import (
     GAME_BINS,
     OPTION_BINS,
@@ -29,10 +30,15 @@ from zooanalysis.decisions import (
 from zooanalysis.games.bluff.cards import N_KINDS
 from zooanalysis.games.bluff.engine import claim_options, move_options
 from zooanalysis.games.bluff.strategies import MOVE_DOUBT, MOVE_DRAW, MOVE_HAND, MOVE_NONE
+from zooanalysis.games.bug_house.engine import FOLLOW, GIVE, LEAD, decision_options
+from zooanalysis.games.bug_house.melds import legal_melds, meld_of
 from zooanalysis.games.short_zoot_suit.engine import action_options, pile_options
+from zooanalysis.games.through_the_zoo.engine import mulligan_options
+from zooanalysis.games.through_the_zoo.kernel import _mulligan_options
 from zooanalysis.report.build import report_document
 
-COUNTED = ("bluff", "chai-tea-jazz", "short-zoot-suit", "zoology")
+COUNTED = ("bluff", "bug-house", "chai-tea-jazz", "short-zoot-suit", "through-the-zoo",
+           "zoology")
 """The games whose kernels count their decisions so far."""
 
 
@@ -79,6 +85,31 @@ def test_short_zoot_suit_options_from_the_rules() -> None:
     assert action_options(held=6, pile_size=3, place_min=99) == 2  # pass or draw
     assert action_options(held=6, pile_size=0, place_min=99) == 1  # nothing to draw: forced
     assert action_options(held=6, pile_size=3, place_min=2) == 8  # or place any of 6 cards
+
+
+def test_bug_house_options_from_the_rules() -> None:
+    hand = parse_cards("4H 5H 6H 7H 6C 9S")
+    # leads: 6 singles, the pair of 6s, runs 4-5-6, 5-6-7 and 4-5-6-7 (min_run 3)
+    assert len(legal_melds(hand, None, 3, False, True)) == 6 + 1 + 3
+    assert decision_options(LEAD, 10, 0) == 10
+    # Delayed Singles with the partner holding the card: the pair and the runs only
+    assert len(legal_melds(hand, None, 3, False, False)) == 4
+    # following a single 6D: 7H and 9S beat it, or pass
+    top = meld_of(parse_cards("6D"))
+    assert decision_options(FOLLOW, len(legal_melds(hand, top, 3, False, True)), 0) == 3
+    assert decision_options(FOLLOW, 0, 0) == 1  # nothing beats it: passing is forced
+    assert decision_options(GIVE, 0, 5) == 5  # "any 1 card from the trick they just won"
+
+
+@pytest.mark.parametrize(("held", "limit"), [(13, 13), (13, 7), (13, 2), (13, 0), (4, 9)])
+def test_through_the_zoo_options_from_the_rules(held: int, limit: int) -> None:
+    """Prepare: "discard up to 13 cards from hand" is a choice among every set of at most
+    the limit's hand cards (2^13 with Zooklyn's 13); the kernel's count caps at the top
+    bin."""
+    expected = sum(math.comb(held, k) for k in range(min(held, limit) + 1))
+    assert mulligan_options(held, limit) == expected
+    assert _mulligan_options(held, limit) == min(expected, OPTION_BINS)
+    assert mulligan_options(13, 13) == 2**13 and mulligan_options(13, 0) == 1
 
 
 def test_decision_metrics_from_a_hand_made_histogram() -> None:

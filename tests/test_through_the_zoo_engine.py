@@ -95,6 +95,22 @@ def test_johannesburg_puts_mulligans_on_top_for_the_next_round() -> None:
         assert len(others) == 6 and not others & set(player.seen[0].hand)
 
 
+@pytest.mark.parametrize(
+    ("table", "first_rounds"),
+    [({}, 2**13), ({"mulligan_limit": 2}, 1 + 13 + 78),
+     ({"zoo": "johannesburg"}, 1 + 13 + 78 + 286 + 715 + 1287 + 1716 + 1716)],
+)
+def test_each_prepare_is_one_decision_among_every_allowed_mulligan(table, first_rounds) -> None:
+    """A Prepare chooses a set of at most the limit's hand cards: 2^13 sets of 13 cards
+    with Zooklyn's "up to 13", sum of C(13, k) for k <= 2 or 7 with a limit of 2 or
+    Johannesburg's 7; in the last round the deck is empty, so keeping the hand is the
+    only option. One decision per player and round, seat 1 first; the exhibits' card
+    play is another game's (not counted)."""
+    players = [Scripted(lambda o: []) for _ in range(3)]
+    record = engine.play_game(_rules(**table), players, 4, 0)
+    assert record.decisions == [first_rounds] * 9 + [1] * 3
+
+
 def test_a_mulligan_over_the_limit_is_refused() -> None:
     greedy = [Scripted(lambda o: list(o.hand)) for _ in range(3)]
     with pytest.raises(IllegalMoveError):

@@ -16,7 +16,7 @@ from exhibit_helpers import install
 
 from zooanalysis.games.through_the_zoo import engine
 from zooanalysis.games.through_the_zoo.batch import make_batch, play_batch_reference
-from zooanalysis.games.through_the_zoo.rules import settings_from_table
+from zooanalysis.games.through_the_zoo.rules import DECK_SIZE, settings_from_table
 from zooanalysis.games.through_the_zoo.strategies import STRATEGIES
 from zooanalysis.strategy_spec import parse_lineup
 
@@ -62,6 +62,12 @@ def test_kernel_equals_reference(table, lineup, seed, games) -> None:
     if lineup != "random,keep-all":
         assert mulligans[:, :, 1:].sum() > 0, "some player mulliganed"
     assert mulligans[-1, :, 1:].sum() == 0, "no mulligan in the last round (the deck is empty)"
+    rounds = rules.rounds
+    assert totals["decision_options"].sum() == games * rules.players * rounds, "every Prepare"
+    forced = int(rounds * rules.hand_size == DECK_SIZE)  # the last round's deck is empty
+    assert totals["decision_options"][1] == forced * games * rules.players
+    real = (rounds - forced) * rules.players  # all the others are real choices
+    assert totals["game_decisions"][real] == games
 
 
 def test_the_cases_reach_the_rare_branches() -> None:

@@ -10,6 +10,10 @@ Three kinds of play isolate the seat:
   differ only through seat order; they play the same games, so their difference is that of
   two cells of one multinomial draw (:func:`mirror_pairs`, ``stats.same_games_difference``).
 
+In a team game (partners win together: ``Run.teams``) partners share one result, so they are
+never compared with each other; a team's win share (:func:`team_shares`) is the unit that
+compares with its fair share ``1/teams``.
+
 Every other comparison of seats mixes seat order with strategy strength. Win shares split
 ties (1/k for each of k tied winners); a seat is named only when the data separate it (Holm's
 correction over the comparisons made, see ``separation``).
@@ -20,7 +24,7 @@ from __future__ import annotations
 import pandas as pd
 
 from zooanalysis.separation import Estimate, against_reference
-from zooanalysis.stats import holm, same_games_difference, share_test
+from zooanalysis.stats import holm, rate_table, same_games_difference, share_test
 
 VERDICT_WORDS = {1: "more than the fair share", -1: "less than the fair share", 0: "no difference"}
 
@@ -45,6 +49,29 @@ def against_fair(seats: pd.DataFrame, fair: float) -> pd.DataFrame:
 def team_of(teams: list[tuple[int, ...]] | None) -> dict[int, int]:
     """Each seat's (from 1) team index; empty for a game of single players."""
     return {seat: index for index, team in enumerate(teams or []) for seat in team}
+
+
+def team_name(team: tuple[int, ...]) -> str:
+    """``1 & 3``: a team by its seats (from 1)."""
+    return " & ".join(str(seat) for seat in team)
+
+
+def team_shares(seats: pd.DataFrame, teams: list[tuple[int, ...]]) -> pd.DataFrame:
+    """Each team's win share: its partners' shares summed (a game won by the team gives it 1,
+    shared with another team 1/k for each of k teams), with its 95% Wilson interval over the
+    games. ``seats`` as ``Run.win_rates("seat")`` (index: seat from 1; ``strategy, share,
+    n``); the result is indexed by :func:`team_name` with ``strategy`` (the partners'
+    strategies), ``share, ci_low, ci_high, n``, ready for :func:`against_fair` with the fair
+    share ``1 / len(teams)``."""
+    n = int(seats["n"].iloc[0])
+    names = [team_name(team) for team in teams]
+    shares = [float(sum(seats.loc[seat, "share"] for seat in team)) for team in teams]
+    table = rate_table([share * n for share in shares], [n] * len(teams))
+    table.index = pd.Index(names, name="team")
+    table = table.rename(columns={"rate": "share"})
+    table.insert(0, "strategy", [" & ".join(str(seats.loc[s, "strategy"]) for s in team)
+                                 for team in teams])  # fmt: skip
+    return table
 
 
 def mirror_groups(

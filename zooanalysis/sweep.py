@@ -21,7 +21,9 @@ Every cell plays the same deals (the same seed), so cells differ only by what th
 changes. Each finished cell is written at once as ``cells/<id>.parquet`` in the sweep's
 folder, so an interrupted sweep is resumed by running it again: finished cells are not
 rerun. When all are done, ``cells.parquet`` holds one row per cell with every summary
-metric and its 95% interval.
+metric and its 95% interval, and the cell's teams (``teams``: ``1&3 2&4`` when partners win
+together, as in Hodge Podge Dodgeball or Bug House; empty otherwise), so that the report
+compares teams, not partners, as a single run's does.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from zooanalysis.games.base import Game
 from zooanalysis.numbers import parse_count
 from zooanalysis.settings import check_players_setting, read_toml
 from zooanalysis.strategy_spec import PlayerSpec, format_number, parse_lineup, parse_player
+from zooanalysis.teams import TEAMS_COLUMN, cell_teams, teams_text
 
 TOP_LEVEL_KEYS = ("game", "title", "description", "settings", "run", "grid")
 DESCRIPTIVE_KEYS = ("title", "description")
@@ -229,13 +232,15 @@ def run_sweep(
                     jobs=jobs,
                     backend=backend,
                 )
-                metrics = run_simulation(request).metrics()
+                run = run_simulation(request)
+                metrics = run.metrics()
                 row = pd.DataFrame(
                     [
                         {
                             "cell": cell_id(cell),
                             **cell,
                             "lineup": ",".join(p.label for p in lineup),
+                            TEAMS_COLUMN: teams_text(run.teams),
                             **metrics,
                         }
                     ]
@@ -332,11 +337,19 @@ def sweep_summary(folder: Path, name: str | None = None) -> str:
                 strict=True,
             )
         ]
+    teams = next((found for found in cell_teams(table) if found), None)
+    partners = (
+        ["Partners win together (" + ", ".join("seats " + " & ".join(map(str, team))
+                                              for team in teams)
+         + "): each partner gets an equal part of its team's win."]
+        if teams else []
+    )  # fmt: skip
     return "\n".join(
         [
             f"{get_game(spec['game']).title} sweep {name or folder.name}: {len(table)} cells x "
             f"{spec['games']:,} games, seed {spec['seed']} (the same deals in every cell)",
             "Win share by seat (a game won by k tied winners gives each 1/k), % [95% CI]:",
+            *partners,
             shown.to_string(index=False),
             "",
             f"Every metric with its CI, one row per cell: {folder / 'cells.parquet'}",

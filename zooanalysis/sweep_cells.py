@@ -12,7 +12,10 @@ Each cell of a sweep is one run (``zooanalysis.sweep``); its row holds every met
   :func:`with_balance` recomputes the two that the seats' win shares allow;
 - a rule's effect is read over the other keys' values: :func:`marginal` averages a metric
   over them with an interval that holds whatever the correlation between cells (they
-  play the same deals).
+  play the same deals);
+- in a team game (partners win together) a cell's seats are not independent: each row's
+  ``teams`` column (``teams.teams_text``; empty without teams, absent in sweeps written
+  before it was recorded) says who plays together, read back by ``teams.cell_teams``.
 
 :class:`SweepResult` (``zooanalysis.load_run`` of a sweep folder) gives all of it as
 DataFrames, for notebooks.
@@ -28,6 +31,7 @@ import pandas as pd
 
 from zooanalysis.balance import seat_balance
 from zooanalysis.separation import Estimate
+from zooanalysis.teams import cell_teams
 
 SEAT_COLUMN = re.compile(r"^seat(\d+)_win_rate$")
 BALANCE = "balance."
@@ -357,6 +361,8 @@ class SweepResult:
         ]
         self.cells, self.pooled = role_cells(with_balance(raw_cells, self.seats), self.keys,
                                              self.lineups)  # fmt: skip
+        self.teams = cell_teams(raw_cells)
+        """Each cell's teams (seats from 1; None: single players), as ``Run.teams``."""
 
     @classmethod
     def load(cls, folder) -> SweepResult:

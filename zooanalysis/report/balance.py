@@ -78,7 +78,12 @@ DEFINITIONS = {
     "lead to the same result (e.g. two cards of one rank). Bluff in Zoo counts every claim "
     "that bests the standing one, up to the most animals the deck could show, so its "
     "branching factor is mostly claims; Short Zoot Suit counts every draw pile a hand can "
-    "make (1023 or more in the top bin).",
+    "make (1023 or more in the top bin). Bug House Millionaire counts every lead, follow "
+    "(passing included) and gift when the player's thinking time is up; its thinking times "
+    "and being stuck are no decisions. Through the Zoo counts its own decisions only, the "
+    "Prepare mulligans (every set of hand cards up to the limit: 1023 or more in the top "
+    "bin, one option in a last round with an empty deck); the card play of its exhibits "
+    "belongs to those games and is not counted.",
     "Drama": "Only games with a single winner: the share still open in the last quarter, in "
     "which the winner took the lead for good only after 75% of the game's moves (settled at "
     "75% or later), with its 95% Wilson interval. Higher means the outcome stays in doubt "

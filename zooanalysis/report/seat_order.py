@@ -23,7 +23,13 @@ from zooanalysis.report.model import (
 )
 from zooanalysis.report.style import PALETTE, REFERENCE, new_figure, percent_axis
 from zooanalysis.results import Run
-from zooanalysis.seat_order import VERDICT_WORDS, against_fair, mirror_groups, mirror_pairs
+from zooanalysis.seat_order import (
+    VERDICT_WORDS,
+    against_fair,
+    mirror_groups,
+    mirror_pairs,
+    team_shares,
+)
 from zooanalysis.stats import holm
 from zooanalysis.sweep_cells import cell_names
 
@@ -331,6 +337,11 @@ def rotation_section(run: Run) -> Section:
     )
 
 
+def _unit(seat: str) -> str:
+    """``seat 2`` or ``team 1 & 3`` (a sweep table's ``seat`` column)."""
+    return seat if seat.startswith("team") else f"seat {seat}"
+
+
 def _share_phrase(row: pd.Series) -> str:
     """A seat's win share with its interval."""
     return rate_phrase(row["share"], row["ci_low"], row["ci_high"])
@@ -347,14 +358,26 @@ def _and(seats: list[int]) -> str:
 
 
 def sweep_seat_order_section(
-    cells: pd.DataFrame, keys: list[str], seats: list[int], lineups: list[list[str]]
+    cells: pd.DataFrame,
+    keys: list[str],
+    seats: list[int],
+    lineups: list[list[str]],
+    teams: list[list[tuple[int, ...]] | None] | None = None,
 ) -> Section:
     """A sweep's cells (``lineups``: each cell's strategy labels, seat 1 first), each
     answered on its own where it can be: a mirror-match cell by its seats against the fair
-    share, a cell with mirror seats by their pairs; otherwise the sweep cannot tell."""
+    share, a cell with mirror seats by their pairs; otherwise the sweep cannot tell.
+
+    ``teams`` (each cell's, ``teams.cell_teams``; None: single players) makes a team
+    game's cells answer by team, as a single run does: a mirror match by each team's win
+    share against ``1/teams``, mirror seats only across teams (partners share one result,
+    so comparing them tells nothing)."""
     rows = []
     names = cell_names(cells, keys)
-    for (_, cell), lineup, where in zip(cells.iterrows(), lineups, names, strict=True):
+    teams = teams if teams is not None else [None] * len(cells)
+    for (_, cell), lineup, where, cell_teams in zip(
+        cells.iterrows(), lineups, names, teams, strict=True
+    ):
         table = pd.DataFrame(
             {
                 "strategy": lineup,
@@ -365,21 +388,45 @@ def sweep_seat_order_section(
             },
             index=pd.Index(seats, name="seat"),
         )
-        if len(set(lineup)) == 1:
+        if len(set(lineup)) == 1 and cell_teams:
+            verdicts = against_fair(team_shares(table, cell_teams), 1.0 / len(cell_teams))
+            for team, row in verdicts.iterrows():
+                rows.append(
+                    {"cell": where, "seat": f"team {team}", "versus": "fair share",
+                     "difference": row.difference, "p_holm": row.p_holm,
+                     "verdict": int(row.verdict)}
+                )  # fmt: skip
+        elif len(set(lineup)) == 1:
             verdicts = against_fair(table, 1.0 / len(seats))
             for seat, row in verdicts.iterrows():
                 rows.append(
-                    {"cell": where, "seat": seat, "versus": "fair share",
+                    {"cell": where, "seat": str(seat), "versus": "fair share",
                      "difference": row.difference, "p_holm": row.p_holm,
                      "verdict": int(row.verdict)}
                 )  # fmt: skip
         else:
-            for pair in mirror_pairs(table, lineup).itertuples():
+            for pair in mirror_pairs(table, lineup, cell_teams).itertuples():
                 rows.append(
-                    {"cell": where, "seat": int(pair.seat), "versus": f"seat {pair.versus_seat}",
-                     "difference": pair.difference, "p_holm": pair.p_holm,
-                     "verdict": int(pair.verdict)}
+                    {"cell": where, "seat": str(pair.seat),
+                     "versus": f"seat {pair.versus_seat}", "difference": pair.difference,
+                     "p_holm": pair.p_holm, "verdict": int(pair.verdict)}
                 )  # fmt: skip
+    team_game = any(teams)
+    if not rows and team_game:
+        return Section(
+            title=TITLE,
+            intro="Partners win together, so two seats of one team compare nothing.",
+            findings=[
+                Finding(
+                    "Seat order: this sweep cannot tell. Partners share one result, and no "
+                    "strategy holds seats in two teams; a mirror-match lineup (every seat "
+                    "the same strategy: its teams are compared) or a lineup that gives a "
+                    "strategy a seat in each team can.",
+                    key="seat_order",
+                )
+            ],
+            definitions=DEFINITIONS,
+        )
     if not rows:
         return Section(
             title=TITLE,
@@ -397,13 +444,19 @@ def sweep_seat_order_section(
     answered = table["cell"].nunique()
     differing = table[table["verdict"] != 0]
     named = "; ".join(
-        f"{cell}: seat {', '.join(str(s) for s in part['seat'])}"
+        f"{cell}: {', '.join(_unit(s) for s in part['seat'])}"
         for cell, part in list(differing.groupby("cell", sort=False))[:4]
     )
     more = differing["cell"].nunique() - 4
+    partners = (
+        "; partners win together, so a mirror match compares its teams and mirror seats are "
+        "compared only across teams"
+        if team_game
+        else ""
+    )
     text = (
         f"Seat order, in the {answered} cells where seats hold the same strategy (each cell "
-        "on its own, Holm-corrected over its seats): "
+        f"on its own, Holm-corrected over its seats{partners}): "
         + (
             f"a seat differs measurably in {differing['cell'].nunique()} cells ({named}"
             + (f"; and {more} more" if more > 0 else "")
@@ -422,8 +475,9 @@ def sweep_seat_order_section(
                 "sweep_seat_order",
                 "Seat order in every cell where it can be told",
                 shown,
-                "difference: the seat's win share minus the fair share, or minus the other "
-                "seat's (fractions); p_holm: Holm-adjusted within the cell.",
+                "difference: the seat's (in a team game's mirror match: the team's) win share "
+                "minus the fair share, or minus the other seat's (fractions); p_holm: "
+                "Holm-adjusted within the cell.",
                 index=False,
             )
         ],

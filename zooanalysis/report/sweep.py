@@ -63,6 +63,7 @@ from zooanalysis.sweep_cells import (
     win_metric,
     with_balance,
 )
+from zooanalysis.teams import cell_teams
 
 DEFINITIONS = {
     "Sweep cell": "One run with one combination of the grid's values. Every cell uses the "
@@ -113,7 +114,7 @@ def sweep_document(folder: Path) -> ReportDocument:
         sections=[
             *answers,
             grid,
-            sweep_seat_order_section(raw, keys, seats, lineups),
+            sweep_seat_order_section(raw, keys, seats, lineups, cell_teams(raw)),
         ],
         facts={
             "Sweep folder": str(folder),

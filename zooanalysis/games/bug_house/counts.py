@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from zooanalysis.decisions import new_decision_totals, tally_decisions
 from zooanalysis.games.bug_house.engine import END_REASONS, F_SINGLES_CARD, SEAT_FIELDS, GameRecord
 from zooanalysis.games.bug_house.rules import SEATS, TEAMS, team_of
 from zooanalysis.outcome import count_outcome, new_outcome_totals
@@ -55,6 +56,8 @@ def new_totals(players: int = SEATS) -> dict[str, np.ndarray]:
         "settled_hist": np.zeros(SETTLED_BINS, dtype=np.int64),
         # win_ties (seat, tied winners: the partners share their team's win) and margins
         **new_outcome_totals(n),
+        # legal options of every decision, real decisions per game: zooanalysis.decisions
+        **new_decision_totals(),
     }
 
 
@@ -96,6 +99,7 @@ def tally(record: GameRecord, totals: dict[str, np.ndarray]) -> None:
         seats = [s for s in range(SEATS) if team_of(s) == team]
         taken = int(any(record.seat_counts[s][F_SINGLES_CARD] for s in seats))
         totals["singles_card"][team, taken, int(team == record.winner_team)] += 1
+    tally_decisions(record.decisions, totals)
     leaders = record.leaders
     totals["lead_changes_hist"][min(count_lead_changes(leaders), LEAD_CHANGE_BINS - 1)] += 1
     if record.tricks > 0:

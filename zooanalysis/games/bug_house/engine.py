@@ -41,6 +41,13 @@ duel 0 is seat 0 against seat 1, duel 1 seat 2 against seat 3; partners are seat
 4. The game stops the moment a player plays its last card (its team wins: "shed out") or a
    clock runs out (the other team wins: "clock").
 
+**Decisions** (``zooanalysis.decisions``; :func:`decision_options`): a decision is made when
+a player's thinking time is up, with the state of that moment (a gift may have reached its
+hand meanwhile). A lead chooses among the legal melds, a follow among the melds that beat
+the top meld or passing, a gift among the cards of the won trick. Being stuck is no decision
+(there is nothing to choose), nor are the thinking times (a player's pace, not a move of the
+rules), nor a decision the game's end cut short (its time was not up).
+
 Every turn draws one uniform for its time; the ``random`` strategy draws one more number
 for its choice, when the time is up. Both engines make the draws in the same event order, so
 the same seed gives the same game in either, in any batch or chunk.
@@ -288,6 +295,9 @@ class GameRecord:
     out holds fewer cards than the other team's, or -1 if level."""
     events: list[tuple[int, int, str, str]] = field(default_factory=list)
     """(time ms, seat, what, cards) of every decision, in time order."""
+    decisions: list[int] = field(default_factory=list)
+    """The legal options of every decision taken, in time order (:func:`decision_options`,
+    ``zooanalysis.decisions``)."""
 
     @property
     def points(self) -> list[int]:
@@ -296,6 +306,15 @@ class GameRecord:
 
 
 # --- the rules step by step ----------------------------------------------------------------
+
+
+def decision_options(phase: int, melds: int, trick_cards: int) -> int:
+    """The legal options of a decision: a lead's ``melds`` legal melds, a follow's
+    ``melds`` melds that beat the top meld plus passing, a gift's ``trick_cards`` cards of
+    the trick it won ("picks any 1 card from the trick they just won")."""
+    if phase == GIVE:
+        return trick_cards
+    return melds + (phase == FOLLOW)
 
 
 def observe(state: GameState, seat: int, phase: int) -> Observation:
@@ -398,6 +417,8 @@ def decide(
         become_stuck(state, duel, seat, record)
         return False
     counts[F_DECISIONS] += 1
+    legal = [] if duel.phase == GIVE else observation.legal_melds()
+    record.decisions.append(decision_options(duel.phase, len(legal), len(observation.trick)))
     if duel.phase == GIVE:
         card = int(strategies[seat].choose_gift(observation, stream))
         if card not in duel.trick:
@@ -419,7 +440,6 @@ def decide(
         start_turn(state, duel, seat, LEAD, strategies, stream, record)
         return False
     meld = strategies[seat].choose_meld(observation, stream)
-    legal = observation.legal_melds()
     if meld is None:
         if duel.phase == LEAD:
             raise IllegalMoveError(f"seat {seat}: a leader must play a meld")

@@ -15,6 +15,7 @@ from numba import njit
 
 from zooanalysis.cards.bits import count_faces, face_bit
 from zooanalysis.cards.deck import deal_into
+from zooanalysis.decisions import count_decision, count_game_decisions
 from zooanalysis.games.bug_house.counts import CARD_BINS, TIME_BINS, TRICK_BINS, new_rows
 from zooanalysis.games.bug_house.engine import (
     CLOCK,
@@ -74,7 +75,8 @@ def play_batch(
         totals["team_wins"], totals["ends"], totals["end_seconds"], totals["tricks_hist"],
         totals["seat_counts"], totals["cards_left"], totals["singles_card"],
         totals["lead_changes_hist"], totals["settled_hist"], totals["win_ties"],
-        totals["margins"], rows["row_points"], rows["row_end_ms"], rows["row_reason"],
+        totals["margins"], totals["decision_options"], totals["game_decisions"],
+        rows["row_points"], rows["row_end_ms"], rows["row_reason"],
         rows["row_ender"], rows["row_tricks"],
     )
     if status != OK:
@@ -155,7 +157,7 @@ def _play_batch(
     codes, params, batch_seed, first_game, n_games,
     games, wins, points_sum, points_squares, team_wins, ends, end_seconds, tricks_hist,
     seat_counts, cards_left, singles_card, lead_changes_hist, settled_hist, win_ties, margins,
-    row_points, row_end_ms, row_reason, row_ender, row_tricks,
+    decision_options, game_decisions, row_points, row_end_ms, row_reason, row_ender, row_tricks,
 ):
     with_rows = row_points.shape[0] > 0
     stream = np.zeros(1, dtype=np.uint64)
@@ -195,6 +197,7 @@ def _play_batch(
         tricks = 0
         previous = -1
         changes = 0
+        decided = 0  # real decisions this game (zooanalysis.decisions)
         for d in range(2):
             top_kind[d] = NONE
             top_len[d] = 0
@@ -228,6 +231,7 @@ def _play_batch(
             seat_counts[seat, F_DECISIONS] += 1
             opponent = seat ^ 1
             if phases[d] == GIVE:
+                decided += count_decision(count_faces(trick[d]), decision_options)
                 partner = seat ^ 2
                 need = _ZERO
                 if talk == TALK_NEED:
@@ -260,9 +264,12 @@ def _play_batch(
                 )
                 continue
             singles_ok = _singles_ok(seat, delayed, holders)
-            known = -1
             if cache[d, 0] == np.int64(hands[seat]) and cache[d, 1] == (1 if singles_ok else 0):
                 known = cache[d, 2]  # nothing changed since the turn began
+            else:  # a gift reached the hand while it thought
+                known = meld_count(hands[seat], top_kind[d], top_len[d], top_high[d], min_run,
+                                   longer_ok, singles_ok)
+            decided += count_decision(known + (1 if phases[d] == FOLLOW else 0), decision_options)
             meld, kind, length, high = choose_meld(
                 codes[seat], params, seat, hands[seat], top_kind[d], top_len[d], top_high[d],
                 min_run, longer_ok, singles_ok, count_faces(hands[opponent]), known, stream,
@@ -316,6 +323,7 @@ def _play_batch(
                 distribution, stream, seat_counts, cache,
             )
         # engine.finish
+        count_game_decisions(decided, game_decisions)
         for d in range(2):
             clocks[mover[d]] -= now - starts[d]
         winner = ender % TEAMS if reason == SHED else 1 - ender % TEAMS

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from zooanalysis.decisions import new_decision_totals, tally_decisions
 from zooanalysis.games.through_the_zoo.engine import GameRecord
 from zooanalysis.games.through_the_zoo.rules import MAX_ROUNDS
 from zooanalysis.outcome import count_outcome, new_outcome_totals, share_unit
@@ -82,6 +83,9 @@ def new_totals(players: int) -> dict[str, np.ndarray]:
         "lead_changes_hist": np.zeros(LEAD_CHANGE_BINS, dtype=np.int64),
         "settled_hist": np.zeros(SETTLED_BINS, dtype=np.int64),
         **new_outcome_totals(players),
+        # legal options of every Prepare decision, real decisions per game (the exhibits'
+        # card play is not counted: engine.py says why): zooanalysis.decisions
+        **new_decision_totals(),
     }
 
 
@@ -125,6 +129,7 @@ def tally(record: GameRecord, totals: dict[str, np.ndarray]) -> None:
             cell = (slot, round_index, offset, min(points[seat], POINT_BINS - 1))
             totals["round_points"][cell] += 1
             totals["mulligans"][round_index, seat, record.mulligans[round_index][seat]] += 1
+    tally_decisions(record.decisions, totals)
     index = order_index(record.order)
     totals["order_games"][index] += 1
     unit = share_unit(players)

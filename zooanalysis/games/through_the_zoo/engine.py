@@ -28,6 +28,15 @@ One game, draw by draw on the game's random stream (the kernel follows it exactl
    by the same table. The most game points win; ties go to the better last round, then
    are shared (:func:`rules.final_standing`).
 
+**Decisions** (``zooanalysis.decisions``; :func:`mulligan_options`): Through the Zoo's own
+decisions are the Prepare mulligans, one per player and round, each a choice among every set
+of at most ``limit`` hand cards (keeping the hand is one of them; with ``limit`` 0, in the
+last round of a 52-card deck, it is forced). The card play inside an exhibit is not counted
+here: those are the decisions of another game (Hearts, Big Two, Dodgeball ...), counted
+and reported by that game's own runs, and adding them would mix several games' branching
+into one number; so a Through the Zoo run's decision moves and branching factor describe
+its Prepare choices only.
+
 A mulligan strategy is any object with ``mulligan(observation, stream) -> codes``; it sees an
 :class:`Observation`, which holds only what the deciding player may know. Card play inside
 an exhibit uses that game's strategies (:class:`ExhibitSlot`).
@@ -35,6 +44,7 @@ an exhibit uses that game's strategies (:class:`ExhibitSlot`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -219,6 +229,9 @@ class GameRecord:
     game_points: list[int] = field(default_factory=list)
     meta: bool = False
     """Whether the zoo has meta scoring (it is one more score check)."""
+    decisions: list[int] = field(default_factory=list)
+    """The legal options of every Prepare decision (:func:`mulligan_options`), round by
+    round, seat 0 first (``zooanalysis.decisions``)."""
     standing: list[int] = field(default_factory=list)
     """The final standing (game points, then the last round): the best wins."""
 
@@ -227,6 +240,12 @@ class GameRecord:
         """The seats with the best final standing (more than one: a shared victory)."""
         best = max(self.standing)
         return [seat for seat, value in enumerate(self.standing) if value == best]
+
+
+def mulligan_options(held: int, limit: int) -> int:
+    """The mulligans a player may choose: any set of at most ``limit`` of its ``held`` hand
+    cards ("discard up to 13 cards from hand"; discarding none included)."""
+    return sum(math.comb(held, count) for count in range(min(limit, held) + 1))
 
 
 def _shuffle(cards: list[int], stream: np.ndarray) -> list[int]:
@@ -291,6 +310,7 @@ def play_game(
             observation = observe(settings, seat, round_index, names, hands, decks,
                                   record.round_points, start)
             limit = observation.limit
+            record.decisions.append(mulligan_options(len(hands[seat]), limit))
             discard = sorted(int(code) for code in strategies[seat].mulligan(observation, stream))
             if len(discard) > limit or len(set(discard)) != len(discard) or any(
                 code not in hands[seat] for code in discard

@@ -16,6 +16,7 @@ import numpy as np
 from numba import njit
 
 from zooanalysis.cards.bits import EMPTY, count_faces, face_bit, nth_face
+from zooanalysis.decisions import OPTION_BINS, combinations, count_decision, count_game_decisions
 from zooanalysis.games.through_the_zoo.counts import (
     DIAMOND_BINS,
     META,
@@ -143,8 +144,8 @@ def play_batch(batch, batch_seed: int, n_games: int, totals, rows, first_game: i
         totals["meta_points"], totals["mulligans"], totals["diamonds"], totals["order_games"],
         totals["order_share_units"], totals["lead_sum"], totals["lead_squares"],
         totals["lead_games"], totals["lead_changes_hist"], totals["settled_hist"],
-        totals["win_ties"], totals["margins"], rows["row_points"], rows["row_standing"],
-        rows["row_order"],
+        totals["win_ties"], totals["margins"], totals["decision_options"],
+        totals["game_decisions"], rows["row_points"], rows["row_standing"], rows["row_order"],
     )
 
 
@@ -226,7 +227,7 @@ def _batch_loop(
     games, wins, sole_wins, points_sum, points_squares, round_points_counts, game_points_hist,
     meta_points_hist, mulligans_hist, diamonds_hist, order_games, order_share_units,
     lead_sum, lead_squares, lead_games, lead_changes_hist, settled_hist, win_ties, margins,
-    row_points, row_standing, row_order,
+    decision_options, game_decisions, row_points, row_standing, row_order,
 ):
     """The batch loop (compiled per set of exhibits by :func:`compiled_loop`; ``ex0`` ..
     ``ex3`` are the slots' ``exhibit_round`` functions, globals of the generated module)."""
@@ -275,6 +276,7 @@ def _batch_loop(
             deck_len[seat] = DECK_SIZE
             diamond_totals[seat] = 0
         start = rules[M_START]
+        decided = 0  # real decisions this game (zooanalysis.decisions)
         for r in range(rounds):
             slot = order[r]
             for seat in range(players):
@@ -295,6 +297,8 @@ def _batch_loop(
             for seat in range(players):
                 top = deck_len[seat]
                 limit = min(rules[M_MULLIGAN], top, count_faces(hands[seat]))
+                decided += count_decision(_mulligan_options(count_faces(hands[seat]), limit),
+                                          decision_options)
                 discard = mulligan_decision(codes[seat], params[seat], hands[seat],
                                             _deck_mask(decks, seat, top), limit, values[slot],
                                             future, future_rounds, stream)
@@ -338,6 +342,7 @@ def _batch_loop(
                 offset = (seat - start) % players
                 round_points_counts[slot, r, offset, min(points[r, seat], POINT_BINS - 1)] += 1
             start = (start + 1) % players
+        count_game_decisions(decided, game_decisions)
         # the end of the game: meta scoring, game points, the final standing
         has_meta = rules[M_META] == FEWEST_DIAMONDS
         if has_meta:
@@ -436,6 +441,18 @@ def _batch_loop(
                 row_points[game, seat] = game_points[seat]
                 row_standing[game, seat] = final[seat]
             row_order[game] = index
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _mulligan_options(held, limit) -> int:
+    """``engine.mulligan_options``: the sets of at most ``limit`` of ``held`` hand cards,
+    capped at ``OPTION_BINS`` (the top bin)."""
+    total = 0
+    for count in range(min(limit, held) + 1):
+        total += combinations(held, count)
+        if total >= OPTION_BINS:
+            return OPTION_BINS
+    return total
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
