@@ -32,7 +32,7 @@ from zooanalysis.games.bluff.strategies import MOVE_DOUBT, MOVE_DRAW, MOVE_HAND,
 from zooanalysis.games.short_zoot_suit.engine import action_options, pile_options
 from zooanalysis.report.build import report_document
 
-COUNTED = ("bluff", "chai-tea-jazz", "hearts", "short-zoot-suit", "zoology")
+COUNTED = ("big-two", "bluff", "chai-tea-jazz", "hearts", "short-zoot-suit", "zoology")
 """The games whose kernels count their decisions so far."""
 
 
