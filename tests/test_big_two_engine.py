@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from zooanalysis.cards.notation import parse_cards
 from zooanalysis.cards.tricks import EARLIER_WINS, LATER_WINS
 from zooanalysis.games.big_two import engine
-from zooanalysis.games.big_two.engine import IllegalMoveError, play_round
+from zooanalysis.games.big_two.engine import IllegalMoveError, play_options, play_round
 from zooanalysis.games.big_two.rules import BigTwoSettings, penalty
 from zooanalysis.games.big_two.strategies import STRATEGIES
 from zooanalysis.rng import game_stream
@@ -194,6 +194,27 @@ def test_legal_plays_are_what_the_strategies_choose_from():
     for observation, chosen in seen[:40]:
         legal = observation.legal_plays()
         assert tuple(sorted(chosen)) in legal or (chosen == () and not observation.leading)
+        # the decision's options: those plays, and passing unless it leads
+        assert play_options(observation) == len(legal) + (0 if observation.leading else 1)
+    assert any(not o.leading for o, _ in seen[:40]) and any(o.leading for o, _ in seen[:40])
+
+
+def test_the_options_of_each_turn_counted_by_hand():
+    """"The 3 of diamonds must be put down": the opener of 3D 3C 3H 9H may lead 3D alone,
+    with 3C or 3H (two pairs) or as the triple (4 options, no pass when leading); on 3D
+    the other player (4S 5S) may play either single or pass (3); on 4S only 9H beats, or
+    pass (2); the 4S player then leads its last card, its only option (1)."""
+    rules = BigTwoSettings(players=2)
+    a, b = Script("4S", "5S"), Script("3D", "")
+    record = play_round(rules, hands("4S 5S", "3D 3C 3H 9H"), 0, [a, b], game_stream(1, 0))
+    assert record.opener == 1 and record.out_order == [0]
+    assert record.decisions == [4, 3, 2, 1]
+    # leading freely: 6 singles, the pair of 7s, the straights 3-7 with either 7 (9); a
+    # single card cannot beat a straight, so seat 2's pass is forced (1)
+    rules = BigTwoSettings(players=2, opening="start-player")
+    a, b = Script("3D 4C 5H 6S 7D", "7C"), Script("")
+    record = play_round(rules, hands("3D 4C 5H 6S 7D 7C", "8D"), 0, [a, b], game_stream(1, 0))
+    assert record.decisions == [9, 1, 1]
 
 
 def test_cards_left_is_a_number_per_seat():

@@ -78,6 +78,11 @@ def test_kernel_equals_reference(rules, lineup, seed, n_games):
     rounds = int(kernel_totals["rounds"][0])
     assert kernel_totals["games"][0] == n_games and rounds >= n_games
     assert kernel_totals["cards_left"].sum() == rounds * rules.players
+    # every play and pass was a decision counted once; some were forced passes, some real
+    options = kernel_totals["decision_options"]
+    assert options.sum() == kernel_totals["plays"].sum()
+    assert options[1] > 0 and options[2:].sum() > 0
+    assert kernel_totals["game_decisions"].sum() == n_games
     assert kernel_totals["plays"][:, PASS_KIND].sum() > 0
     assert kernel_totals["plays"][:, 1:].sum() > rounds
     assert kernel_totals["lead_changes_hist"].sum() == n_games

@@ -150,4 +150,5 @@ def test_fast_random_is_the_listed_random(hand, table, later, seed):
     expected = random_play(n, not table, masks, keys, one)
     got = random_fast(mask, table_key, len(table), np.uint64(0), identical, masks, keys, two)
     assert (int(got[0]), int(got[1])) == (int(expected[0]), int(expected[1]))
+    assert got[2] == n  # the legal plays it counted (the kernel's decision options)
     assert one[0] == two[0]

@@ -13,8 +13,15 @@ from zooanalysis import rng
 from zooanalysis.cards.bits import mask_of
 from zooanalysis.cards.notation import parse_cards
 from zooanalysis.cards.tricks import EARLIER_WINS, LATER_WINS
+from zooanalysis.decisions import OPTION_BINS
 from zooanalysis.games.hearts import engine
-from zooanalysis.games.hearts.engine import legal_cards, play_game, play_hand, trick_winner
+from zooanalysis.games.hearts.engine import (
+    legal_cards,
+    pass_options,
+    play_game,
+    play_hand,
+    trick_winner,
+)
 from zooanalysis.games.hearts.faces import card_mask, high_face, high_mask, high_of
 from zooanalysis.games.hearts.rules import HeartsSettings
 from zooanalysis.games.hearts.strategies import (
@@ -115,6 +122,34 @@ def test_passing_moves_cards_to_the_left() -> None:
     assert first[1][0] == cards("2C")[0]
     # the Two of Clubs stayed with seat 1, who leads it
     assert record.leader == 0
+
+
+def test_the_decisions_of_a_hand_counted_by_hand() -> None:
+    """Each seat holds one suit and passes 3 cards left: every pass is any 3 of 13 cards
+    (286); then the first trick: the Two of Clubs lead is forced (1), seat 2 follows with
+    one of the 3 clubs it was passed (3), seat 3, void in clubs, may not throw a heart on
+    the first trick, so one of the 3 diamonds it was passed (3), and seat 4 (10 spades
+    left after passing QS KS AS, and AH KH QH) any spade (10)."""
+    deals = [cards("2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AC"),
+             cards("2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD AD"),
+             cards("2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH"),
+             cards("2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS")]  # fmt: skip
+    record = play_hand(RULES, deals, engine.lineup("safe*4"), rng.game_stream(3, 0))
+    assert record.decisions[:8] == [286, 286, 286, 286, 1, 3, 3, 10]
+    assert len(record.decisions) == 4 + 52 and record.decisions[-4:] == [1, 1, 1, 1]
+    hold = play_hand(HeartsSettings(passing="hold"), deals, engine.lineup("safe*4"),
+                     rng.game_stream(3, 0))  # fmt: skip
+    assert len(hold.decisions) == 52  # no passes in a hold hand
+    # the first trick, all void in clubs: seat 2 any diamond (13), seat 3 holds nothing but
+    # hearts so any heart (13), seat 4 any spade but the Queen (12)
+    assert hold.decisions[:4] == [1, 13, 13, 12]
+
+
+def test_pass_options_are_combinations_up_to_the_top_bin() -> None:
+    assert pass_options(13, 3) == 286
+    assert pass_options(13, 4) == 715
+    assert pass_options(13, 6) == OPTION_BINS  # 1716 passes: the top bin
+    assert pass_options(13, 1) == 13
 
 
 @settings(max_examples=25, deadline=None)

@@ -68,6 +68,12 @@ def test_kernel_equals_reference(rules, lineup, seed, n_games):
     assert kernel_totals["hand_points_hist"].sum() == 4 * hands
     assert kernel_rows["row_hands"].sum() == hands
     assert kernel_totals["lead_changes_hist"].sum() == n_games
+    # every card played and every pass was a decision counted once; forced moves counted too
+    passing_hands = hands - int(kernel_totals["direction_hands"][0])
+    options = kernel_totals["decision_options"]
+    assert options.sum() == 52 * hands + 4 * passing_hands
+    assert options[1] >= 4 * hands  # at least the last trick's four cards are forced
+    assert options[2:].sum() > 0 and kernel_totals["game_decisions"].sum() == n_games
 
 
 def test_rare_branches_are_reached():

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from zooanalysis.decisions import new_decision_totals, tally_decisions
 from zooanalysis.games.big_two.engine import GameRecord
 from zooanalysis.games.big_two.rules import MAX_CARDS_PER_PLAYER, N_KINDS
 from zooanalysis.outcome import count_outcome, new_outcome_totals
@@ -64,6 +65,8 @@ def new_totals(players: int) -> dict[str, np.ndarray]:
         "lead_changes_hist": np.zeros(LEAD_CHANGE_BINS, dtype=np.int64),
         "settled_hist": np.zeros(SETTLED_BINS, dtype=np.int64),
         **new_outcome_totals(n),
+        # legal options of every decision, real decisions per game: zooanalysis.decisions
+        **new_decision_totals(),
     }
 
 
@@ -103,6 +106,8 @@ def tally(record: GameRecord, totals: dict[str, np.ndarray]) -> None:
         totals["turns_hist"][min(played.turns, TURN_BINS - 1)] += 1
         totals["tricks_hist"][min(played.tricks, TRICK_BINS - 1)] += 1
     totals["rounds_hist"][min(len(record.rounds), ROUND_BINS - 1)] += 1
+    tally_decisions([options for played in record.rounds for options in played.decisions],
+                    totals)  # fmt: skip
     best = min(record.points)
     n_best = record.points.count(best)
     for seat in range(players):

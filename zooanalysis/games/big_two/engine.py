@@ -45,7 +45,7 @@ import numpy as np
 from zooanalysis import rng as rng_module
 from zooanalysis.cards.deck import deal
 from zooanalysis.cards.tricks import EARLIER_WINS
-from zooanalysis.games.big_two.plays import listing_key, max_plays
+from zooanalysis.games.big_two.plays import list_plays, listing_key, max_plays
 from zooanalysis.games.big_two.rules import (
     FIRST_OUT,
     HARD,
@@ -137,6 +137,29 @@ class Observation:
                 ids = [int(settings.card_ids[face]) for face in cards]
                 found.append(((play[0], listing_key(ids, play[0])), cards))
         return [cards for _, cards in sorted(found)]
+
+
+def play_options(observation: Observation) -> int:
+    """The legal options of a turn (``zooanalysis.decisions``): every legal play, the
+    plays :meth:`Observation.legal_plays` lists, and passing unless the player leads. The
+    plays are counted by the compiled ``plays.list_plays``, which the tests hold equal to
+    that brute-force listing (listing every 5-card subset of a hand at every turn would
+    make the reference engine too slow to test)."""
+    settings = observation.settings
+    ids = settings.card_ids
+    table = classify(observation.table, settings) if observation.table else (0, 0)
+    must = observation.must_include
+    size = max_plays(len(observation.hand))
+    plays = list_plays(
+        np_mask(ids[face] for face in observation.hand),
+        table[1],
+        len(observation.table),
+        np_mask([ids[must]]) if must >= 0 else np.uint64(0),
+        observation.identical,
+        np.empty(size, dtype=np.uint64),
+        np.empty(size, dtype=np.int64),
+    )
+    return int(plays) + (0 if observation.leading else 1)
 
 
 class Strategy(Protocol):
@@ -233,6 +256,9 @@ class RoundRecord:
     plus cards in hand, or -1)."""
     history: list[tuple[int, tuple[int, ...]]] = field(default_factory=list)
     """Every decision in order: (seat, faces played; empty = pass)."""
+    decisions: list[int] = field(default_factory=list)
+    """The legal options of every decision in order (:func:`play_options`: the legal
+    plays, and passing unless leading; ``zooanalysis.decisions``)."""
 
     def standing(self) -> tuple[int, ...]:
         """Per seat, higher is better: ``100 * (players - place)`` for the k-th player out
@@ -385,9 +411,9 @@ def play_round(
     seat = leader
     record.tricks = 1
     while True:
-        chosen = tuple(
-            int(face) for face in strategies[seat].choose_play(observe(state, seat), stream)
-        )
+        observation = observe(state, seat)
+        record.decisions.append(play_options(observation))
+        chosen = tuple(int(face) for face in strategies[seat].choose_play(observation, stream))
         record.turns += 1
         record.history.append((seat, chosen))
         if not chosen:

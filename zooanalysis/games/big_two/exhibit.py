@@ -26,6 +26,7 @@ from numba import njit
 
 from zooanalysis.cards.bits import count_faces
 from zooanalysis.cards.encoding import DIAMONDS
+from zooanalysis.decisions import OPTION_BINS
 from zooanalysis.games.big_two import engine
 from zooanalysis.games.big_two.kernel import play_round, standing_of
 from zooanalysis.games.big_two.plays import SUIT_LANE
@@ -127,9 +128,11 @@ def exhibit_round(rules, hands, start_seat, codes, params, stream, identical, st
     out_order = np.zeros(players, dtype=np.int64)
     kind_counts = np.zeros((players, N_KINDS), dtype=np.int64)
     lead_counts = np.zeros(N_KINDS, dtype=np.int64)
+    decision_options = np.zeros(OPTION_BINS, dtype=np.int64)  # not reported by the exhibit
     status = play_round(
         rules, hands, start_seat, codes, params, stream, identical, masks, keys, penalties, 0,
         traj, scores, out_order, kind_counts, lead_counts, np.zeros(players, dtype=np.int64),
+        decision_options,
     )[4]
     if status != 0:
         raise RuntimeError("Big Two exhibit: a strategy chose an illegal play")

@@ -18,6 +18,7 @@ import numpy as np
 from numba import njit
 
 from zooanalysis.cards.bits import count_faces
+from zooanalysis.decisions import count_decision, count_game_decisions
 from zooanalysis.games.big_two.counts import (
     CARDS_BINS,
     PENALTY_BINS,
@@ -98,7 +99,7 @@ def _fewest_other(hands, seat, players) -> int:
 @njit(cache=True, nogil=True, error_model="numpy")
 def play_round(
     rules, hands, start_seat, codes, params, stream, identical, masks, keys, penalties,
-    move_base, traj, cards_left, out_order, kind_counts, lead_counts, sizes,
+    move_base, traj, cards_left, out_order, kind_counts, lead_counts, sizes, decision_options,
 ):
     """One round from ``hands`` (id masks, emptied in place), as ``engine.play_round``.
 
@@ -106,7 +107,9 @@ def play_round(
     by kind into ``kind_counts[seat, kind]`` and leads into ``lead_counts[kind]``, and
     carries the score-check trajectory in ``traj`` (plays numbered from ``move_base``;
     ``penalties``: the match's totals before this round; ``sizes``: scratch for the hand
-    sizes). Returns (opener, turns, tricks, moves, status)."""
+    sizes), and counts every decision's legal options (``engine.play_options``) into
+    ``decision_options`` (``zooanalysis.decisions``). Returns (opener, turns, tricks,
+    moves, status, real decisions)."""
     players = hands.shape[0]
     hard = rules[R_PASSING] == HARD
     until_first = rules[R_ROUND_END] == FIRST_OUT
@@ -136,11 +139,12 @@ def play_round(
     turns = 0
     moves = 0
     tricks = 1
+    decided = 0  # real decisions this round (zooanalysis.decisions)
     seat = leader
     while True:
         hand = hands[seat]
-        if codes[seat] == RANDOM:
-            mask, key = random_fast(
+        if codes[seat] == RANDOM:  # it counts the n legal plays as it draws
+            mask, key, n = random_fast(
                 hand, table_key, table_size, must, identical, masks, keys, stream
             )
         else:
@@ -149,16 +153,18 @@ def play_round(
                 params, seat, hand, n, table_size == 0, _fewest_other(hands, seat, players),
                 masks, keys,
             )
+        # the legal plays, and passing unless it leads (engine.play_options)
+        decided += count_decision(n if table_size == 0 else n + 1, decision_options)
         turns += 1
         if mask == _ZERO:
             if table_size == 0:
-                return opener, turns, tricks, moves, ILLEGAL_PLAY
+                return opener, turns, tricks, moves, ILLEGAL_PLAY, decided
             kind_counts[seat, 0] += 1
             passed |= 1 << seat
             passes_in_row += 1
         else:
             if mask & ~hand != _ZERO:
-                return opener, turns, tricks, moves, ILLEGAL_PLAY
+                return opener, turns, tricks, moves, ILLEGAL_PLAY, decided
             kind = key >> KIND_SHIFT
             if table_size == 0:
                 lead_counts[kind] += 1
@@ -219,7 +225,7 @@ def play_round(
             seat = seat + 1 if seat + 1 < players else 0
     for p in range(players):
         cards_left[p] = sizes[p]
-    return opener, turns, tricks, moves, OK
+    return opener, turns, tricks, moves, OK, decided
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -321,8 +327,8 @@ def play_batch(
         totals["opener_firsts"], totals["position_firsts"], totals["position_cards"],
         totals["plays"], totals["leads"], totals["turns_hist"], totals["tricks_hist"],
         totals["rounds_hist"], totals["lead_changes_hist"], totals["settled_hist"],
-        totals["win_ties"], totals["margins"],
-        rows["row_points"], rows["row_penalty"], rows["row_rounds"],
+        totals["win_ties"], totals["margins"], totals["decision_options"],
+        totals["game_decisions"], rows["row_points"], rows["row_penalty"], rows["row_rounds"],
     )  # fmt: skip
     if status != OK:
         raise RuntimeError("kernel stopped: a strategy chose an illegal play")
@@ -334,7 +340,7 @@ def _play_batch(
     games, rounds_total, wins, sole_wins, penalty_sum, penalty_squares, penalty_hist,
     cards_hist, places, opener_rounds, opener_firsts, position_firsts, position_cards,
     plays, leads, turns_hist, tricks_hist, rounds_hist, lead_changes_hist, settled_hist,
-    win_ties, margins, row_points, row_penalty, row_rounds,
+    win_ties, margins, decision_options, game_decisions, row_points, row_penalty, row_rounds,
 ):
     players = codes.shape[0]
     deck = np.empty(template.shape[0], dtype=template.dtype)
@@ -359,14 +365,17 @@ def _play_batch(
         traj[T_START] = 0
         game_moves = 0
         n_rounds = 0
+        decided = 0  # real decisions this game (zooanalysis.decisions)
         for round_index in range(MAX_ROUNDS):
             deal_hands(rules, template, card_ids, deck, stream, hands)
-            opener, turns, tricks, moves, status = play_round(
+            opener, turns, tricks, moves, status, real = play_round(
                 rules, hands, round_index % players, codes, params, stream, 0, masks, keys,
                 penalties, game_moves, traj, cards_left, out_order, plays, leads, sizes,
+                decision_options,
             )
             if status != OK:
                 return status
+            decided += real
             n_rounds += 1
             game_moves += moves
             rounds_total[0] += 1
@@ -403,6 +412,7 @@ def _play_batch(
             penalty_squares[seat] += value * value
             penalty_hist[seat, min(value, PENALTY_BINS - 1)] += 1
         tally_outcome(points, players, True, win_ties, margins)
+        count_game_decisions(decided, game_decisions)
         lead_changes_hist[min(traj[T_CHANGES], LEAD_CHANGE_BINS - 1)] += 1
         if n_best == 1 and game_moves > 0:
             start = traj[T_START] if traj[T_STREAK] == winner else game_moves

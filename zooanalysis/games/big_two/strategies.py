@@ -243,40 +243,44 @@ def _pick_group(hand, table, sizes, low_rank, pick):
 def random_fast(hand, table_key, table_size, must, identical, masks, keys, stream):
     """Exactly ``random_play(list_plays(...))`` (same plays, same draws), without listing
     singles, pairs and triples: they are counted and the drawn one found by rank; only the
-    five-card plays are listed, and only when the draw falls among them."""
+    five-card plays are listed, and only when the draw falls among them. Returns ``(mask,
+    key, n)``: the play (``(0, 0)`` passes) and how many legal plays there were (the
+    count ``list_plays`` returns; the kernel counts the decision's options from it)."""
     if must != _ZERO:
         n = list_plays(hand, table_key, table_size, must, identical, masks, keys)
-        return random_play(n, table_size == 0, masks, keys, stream)
+        mask, key = random_play(n, table_size == 0, masks, keys, stream)
+        return mask, key, n
     later = identical == LATER_WINS
     if table_size == 0:
         n1 = count_faces(hand)
         n2, n3, n5 = count_leads(hand)
-        pick = below(stream, n1 + n2 + n3 + n5)
+        n = n1 + n2 + n3 + n5
+        pick = below(stream, n)
         if pick < n1:
             card = nth_face(hand, pick)
-            return _ONE << np.uint64(card), (SINGLE << KIND_SHIFT) | card
+            return _ONE << np.uint64(card), (SINGLE << KIND_SHIFT) | card, n
         pick -= n1
         if pick < n2:
             mask, rank, subset = _pick_group(hand, PAIRS_OF, N_PAIRS, 0, pick)
-            return mask, (PAIR << KIND_SHIFT) | (rank * 4 + high_index(np.uint64(subset)))
+            return mask, (PAIR << KIND_SHIFT) | (rank * 4 + high_index(np.uint64(subset))), n
         pick -= n2
         if pick < n3:
             mask, rank, subset = _pick_group(hand, TRIPLES_OF, N_TRIPLES, 0, pick)
-            return mask, (TRIPLE << KIND_SHIFT) | rank
+            return mask, (TRIPLE << KIND_SHIFT) | rank, n
         list_five(hand, 0, True, _ZERO, identical, masks, keys, 0)
-        return masks[pick - n3], keys[pick - n3]
+        return masks[pick - n3], keys[pick - n3], n
     if table_size == 1:
         card = table_key & _KEY_BITS
         beaten = (_ONE << np.uint64(card)) - _ONE if later else (_ONE << np.uint64(card + 1)) - _ONE
         legal = hand & ~beaten
         n = count_faces(legal)
         if n == 0:
-            return _ZERO, 0
+            return _ZERO, 0, 0
         pick = below(stream, n + 1)
         if pick == n:
-            return _ZERO, 0
+            return _ZERO, 0, n
         card = nth_face(legal, pick)
-        return _ONE << np.uint64(card), (SINGLE << KIND_SHIFT) | card
+        return _ONE << np.uint64(card), (SINGLE << KIND_SHIFT) | card, n
     if table_size == 2:
         top = table_key & _KEY_BITS
         low_rank = top >> 2
@@ -290,10 +294,10 @@ def random_fast(hand, table_key, table_size, must, identical, masks, keys, strea
         for rank in range(low_rank + 1, N_BIG_RANKS):
             n += N_PAIRS[suits_of_rank(hand, rank)]
         if n == 0:
-            return _ZERO, 0
+            return _ZERO, 0, 0
         pick = below(stream, n + 1)
         if pick == n:
-            return _ZERO, 0
+            return _ZERO, 0, n
         if pick < same:
             for i in range(N_PAIRS[suits]):
                 subset = PAIRS_OF[suits, i]
@@ -301,24 +305,25 @@ def random_fast(hand, table_key, table_size, must, identical, masks, keys, strea
                 if strength > top or (later and strength == top):
                     if pick == 0:
                         mask = np.uint64(subset) << np.uint64(4 * low_rank)
-                        return mask, (PAIR << KIND_SHIFT) | strength
+                        return mask, (PAIR << KIND_SHIFT) | strength, n
                     pick -= 1
         mask, rank, subset = _pick_group(hand, PAIRS_OF, N_PAIRS, low_rank + 1, pick - same)
-        return mask, (PAIR << KIND_SHIFT) | (rank * 4 + high_index(np.uint64(subset)))
+        return mask, (PAIR << KIND_SHIFT) | (rank * 4 + high_index(np.uint64(subset))), n
     if table_size == 3:
         low_rank = (table_key & _KEY_BITS) + (0 if later else 1)
         n = 0
         for rank in range(low_rank, N_BIG_RANKS):
             n += N_TRIPLES[suits_of_rank(hand, rank)]
         if n == 0:
-            return _ZERO, 0
+            return _ZERO, 0, 0
         pick = below(stream, n + 1)
         if pick == n:
-            return _ZERO, 0
+            return _ZERO, 0, n
         mask, rank, subset = _pick_group(hand, TRIPLES_OF, N_TRIPLES, low_rank, pick)
-        return mask, (TRIPLE << KIND_SHIFT) | rank
+        return mask, (TRIPLE << KIND_SHIFT) | rank, n
     n = list_five(hand, table_key, False, _ZERO, identical, masks, keys, 0)
-    return random_play(n, False, masks, keys, stream)
+    mask, key = random_play(n, False, masks, keys, stream)
+    return mask, key, n
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -360,8 +365,9 @@ def choose_play(
     ``table_size == 0``). ``masks``/``keys`` are scratch of ``plays.max_plays`` entries."""
     hand = np.uint64(hand)
     if code == RANDOM:
-        return random_fast(hand, table_key, table_size, np.uint64(must), identical, masks, keys,
-                           stream)
+        mask, key, _ = random_fast(hand, table_key, table_size, np.uint64(must), identical,
+                                   masks, keys, stream)  # fmt: skip
+        return mask, key
     n = list_plays(hand, table_key, table_size, must, identical, masks, keys)
     leading = table_size == 0
     return heuristic_play(params, row, hand, n, leading, fewest_other, masks, keys)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from zooanalysis.decisions import new_decision_totals, tally_decisions
 from zooanalysis.games.hearts.engine import END_REASONS, GameRecord
 from zooanalysis.games.hearts.rules import CARDS_PER_PLAYER, MAX_HANDS
 from zooanalysis.outcome import count_outcome, new_outcome_totals
@@ -73,6 +74,8 @@ def new_totals(players: int) -> dict[str, np.ndarray]:
         "settled_hist": np.zeros(SETTLED_BINS, dtype=np.int64),
         # win_ties (seat, tied winners) and winning margins: zooanalysis.outcome
         **new_outcome_totals(n),
+        # legal options of every decision, real decisions per game: zooanalysis.decisions
+        **new_decision_totals(),
     }
 
 
@@ -104,6 +107,7 @@ def tally(record: GameRecord, totals: dict[str, np.ndarray]) -> None:
         cell = min(max(value + GAME_POINT_OFFSET, 0), GAME_POINT_BINS - 1)
         totals["points_hist"][seat, cell] += 1
     count_outcome(points, totals, fewest_win=True)
+    tally_decisions([options for hand in record.hands for options in hand.decisions], totals)
     running = [0] * len(points)
     leaders_at = []
     for hand in record.hands:

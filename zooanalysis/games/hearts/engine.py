@@ -48,6 +48,7 @@ from zooanalysis.cards.deck import deal, standard_deck
 from zooanalysis.cards.encoding import NO_SUIT
 from zooanalysis.cards.notation import format_cards
 from zooanalysis.cards.tricks import EARLIER_WINS, LATER_WINS
+from zooanalysis.decisions import combinations
 from zooanalysis.games.hearts.faces import (
     HEARTS,
     JACK_OF_DIAMONDS,
@@ -139,6 +140,12 @@ def legal_cards(
     if first_trick and settings.no_points_first_trick:
         return [card for card in hand if not is_point_card(card)] or hand
     return hand
+
+
+def pass_options(held: int, count: int) -> int:
+    """The passes a player may choose: any ``count`` of its ``held`` cards (counted as
+    ``decisions.combinations``, which stops at the top bin)."""
+    return int(combinations(held, count))
 
 
 def trick_winner(trick: Sequence[int], identical: int = EARLIER_WINS) -> int:
@@ -297,6 +304,10 @@ class HandRecord:
     """The trick (0-12) in which the Queen was taken."""
     cards_dealt: int = 0
     """Hearts and Queens of Spades in play this hand (14 with one deck)."""
+    decisions: list[int] = field(default_factory=list)
+    """The legal options of every decision this hand, in order (``zooanalysis.decisions``):
+    each seat's pass (:func:`pass_options`), then every card (its legal cards under the
+    follow, hearts-broken and first-trick rules; the Two of Clubs lead is forced)."""
 
 
 @dataclass
@@ -329,6 +340,8 @@ class HandState:
     played: list[int] = field(default_factory=list)
     hearts_broken: bool = False
     taken: list[list[int]] = field(default_factory=list)
+    decisions: list[int] = field(default_factory=list)
+    """The legal options of every decision so far (see ``HandRecord.decisions``)."""
 
     @property
     def players(self) -> int:
@@ -368,6 +381,7 @@ def pass_cards(state: HandState, strategies: Sequence[Strategy], stream: np.ndar
     if offset == 0:
         return
     for seat in range(state.players):
+        state.decisions.append(pass_options(len(state.hands[seat]), count))
         chosen = [int(c) for c in strategies[seat].choose_pass(observe(state, seat, count), stream)]
         if len(set(chosen)) != count or not set(chosen) <= state.hands[seat]:
             raise IllegalMoveError(
@@ -399,6 +413,7 @@ def play_trick(state: HandState, strategies: Sequence[Strategy], stream: np.ndar
     order = [(state.leader + offset) % state.players for offset in range(state.players)]
     for seat in order:
         observation = observe(state, seat)
+        state.decisions.append(len(observation.legal_cards()))
         card = int(strategies[seat].choose_card(observation, stream))
         if card not in observation.legal_cards():
             raise IllegalMoveError(
@@ -465,6 +480,7 @@ def play_hand(
         if QUEEN_OF_SPADES in state.trick and record.queen_taker < 0:
             record.queen_taker, record.queen_trick = winner, state.trick_index - 1
     check_every_card_once(state, hands)
+    record.decisions = list(state.decisions)
     record.points = [sum(card_points(c, settings) for c in cards) for cards in state.taken]
     record.point_cards = [sum(1 for c in cards if is_point_card(c)) for cards in state.taken]
     record.jacks = [

@@ -27,6 +27,7 @@ import numpy as np
 from numba import njit
 
 from zooanalysis.cards.encoding import DIAMONDS, face_of
+from zooanalysis.decisions import OPTION_BINS
 from zooanalysis.games.exhibits import ExhibitResult
 from zooanalysis.games.hearts.engine import BuiltinStrategy, Strategy, play_hand
 from zooanalysis.games.hearts.faces import high_mask
@@ -110,9 +111,10 @@ def exhibit_round(rules, hands, start_seat, codes, params, stream, identical, st
     cards = np.zeros(players, dtype=np.int64)
     jacks = np.zeros(players, dtype=np.int64)
     info = np.zeros(HAND_OUT, dtype=np.int64)
+    decision_options = np.zeros(OPTION_BINS, dtype=np.int64)  # not reported by the exhibit
     kernel_hand(
         rules, masks, start_seat, 0, codes, params, stream, identical,
-        passes, points, cards, jacks, diamonds, scores, info,
+        passes, points, cards, jacks, diamonds, scores, info, decision_options,
     )  # fmt: skip
     if info[STATUS] != OK:
         raise RuntimeError("Hearts exhibit: a strategy made an illegal choice")

@@ -20,6 +20,7 @@ from numba import njit
 from zooanalysis.cards.bits import SUIT_FACES, count_faces, face_bit
 from zooanalysis.cards.encoding import NO_SUIT
 from zooanalysis.cards.tricks import LATER_WINS
+from zooanalysis.decisions import combinations, count_decision, count_game_decisions
 from zooanalysis.games.hearts.counts import (
     GAME_POINT_BINS,
     GAME_POINT_OFFSET,
@@ -74,9 +75,11 @@ _PROBLEMS = ("", "a strategy chose an illegal pass", "a strategy chose an illega
              "no Two of Clubs was dealt (use first_lead = 'start-seat')")
 _EMPTY = np.uint64(0)
 _TWO_BIT = np.uint64(1) << np.uint64(TWO_OF_CLUBS)
-HAND_OUT = 7
+HAND_OUT = 8
 """Slots of :func:`play_hand`'s ``info`` output."""
-STATUS, SHOOTER, LEADER, QUEEN_HOLDER, QUEEN_TAKER, QUEEN_TRICK, DIRECTION = range(HAND_OUT)
+STATUS, SHOOTER, LEADER, QUEEN_HOLDER, QUEEN_TAKER, QUEEN_TRICK, DIRECTION, DECIDED = range(
+    HAND_OUT
+)
 
 
 def check(status: int) -> None:
@@ -89,13 +92,15 @@ def check(status: int) -> None:
 @njit(cache=True, nogil=True, error_model="numpy")
 def play_hand(
     rules, hands, start_seat, hand_index, codes, params, stream, identical,
-    passes, points, cards, jacks, diamonds, scores, info,
+    passes, points, cards, jacks, diamonds, scores, info, decision_options,
 ):  # fmt: skip
     """Play one hand from the high-face masks ``hands`` (emptied): pass, 13 tricks, score.
 
     Writes each seat's score into ``scores`` and, into ``info``, the status (``OK`` or a
     problem), the moon shooter (-1), the first leader, the Queen's holder when play began,
-    its taker and trick (-1 if none was dealt) and the passing direction. ``passes``,
+    its taker and trick (-1 if none was dealt), the passing direction and the real
+    decisions taken (every decision's legal options are counted into
+    ``decision_options``, ``zooanalysis.decisions``). ``passes``,
     ``points``, ``cards`` and ``jacks`` are scratch arrays of one slot per seat (the
     passed cards, and the points, point cards and Jack points each seat took);
     ``diamonds`` receives the Diamonds each seat took in its tricks (Through the Zoo's
@@ -103,6 +108,7 @@ def play_hand(
     """
     players = hands.shape[0]
     info[STATUS] = OK
+    decided = 0  # real decisions this hand (zooanalysis.decisions)
     # ---- passing ----
     direction = pass_direction(rules[R_PASSING], hand_index)
     info[DIRECTION] = direction
@@ -113,6 +119,7 @@ def play_hand(
     if offset != 0:
         for seat in range(players):
             hand = hands[seat]
+            decided += count_decision(combinations(count_faces(hand), count), decision_options)
             if codes[seat] == RANDOM:
                 chosen = random_pass(hand, count, stream)
             else:
@@ -199,6 +206,7 @@ def play_hand(
                     legal = hand
                     if trick == 0 and no_first and hand & ~POINT_FACES != _EMPTY:
                         legal = hand & ~POINT_FACES
+            decided += count_decision(count_faces(legal), decision_options)
             if codes[seat] == RANDOM:  # the same function choose_card calls
                 face = random_card(legal, stream)
             else:
@@ -242,6 +250,7 @@ def play_hand(
             info[QUEEN_TAKER] = winner
             info[QUEEN_TRICK] = trick
         leader = winner
+    info[DECIDED] = decided
     info[SHOOTER] = hand_scores(points, cards, jacks, dealt, value, rules[R_MOON], players, scores)
 
 
@@ -275,6 +284,7 @@ def play_batch(
             totals["queen_holder_squares"], totals["queen_passed"], totals["first_leads"],
             totals["hands_hist"], totals["end_reasons"], totals["lead_changes_hist"],
             totals["settled_hist"], totals["win_ties"], totals["margins"],
+            totals["decision_options"], totals["game_decisions"],
             rows["row_points"], rows["row_hands"],
         )
     )
@@ -295,7 +305,7 @@ def _play_batch(
     direction_points, direction_squares, moons, queen_fate, queen_trick,
     queen_holder_points, queen_holder_squares, queen_passed, first_leads,
     hands_hist, end_reasons, lead_changes_hist, settled_hist, win_ties, margins,
-    row_points, row_hands,
+    decision_options, game_decisions, row_points, row_hands,
 ):  # fmt: skip
     players = codes.shape[0]
     per_player = template.shape[0] // players
@@ -325,6 +335,7 @@ def _play_batch(
         streak_start = 0
         hand_index = 0
         reason = CAP
+        decided = 0  # real decisions this game (zooanalysis.decisions)
         while True:
             # ---- deal ----
             deck[:] = template
@@ -336,10 +347,11 @@ def _play_batch(
                 hands[seat] = hand
             play_hand(
                 rules, hands, hand_index % players, hand_index, codes, params, stream, 0,
-                passes, points, cards, jacks, diamonds, scores, info,
+                passes, points, cards, jacks, diamonds, scores, info, decision_options,
             )  # fmt: skip
             if info[STATUS] != OK:
                 return info[STATUS]
+            decided += info[DECIDED]
             # ---- count the hand ----
             hands_played[0] += 1
             direction = info[DIRECTION]
@@ -407,6 +419,7 @@ def _play_batch(
             points_squares[seat] += value * value
             points_hist[seat, min(max(value + GAME_POINT_OFFSET, 0), GAME_POINT_BINS - 1)] += 1
         tally_shared_outcome(totals, players, True, win_ties, margins)
+        count_game_decisions(decided, game_decisions)
         hands_hist[min(hand_index, HANDS_BINS - 1)] += 1
         end_reasons[reason] += 1
         lead_changes_hist[min(lead_changes, LEAD_CHANGE_BINS - 1)] += 1
