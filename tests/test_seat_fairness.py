@@ -153,3 +153,48 @@ def test_the_rotated_bluff_case_at_the_issues_size(tmp_path: Path) -> None:
     args = ["run", *ROTATED_CASE, "--games", "5e4", "--no-progress", "--out", str(out)]
     assert cli.main(args) == 0
     check_rotated_bluff(out)
+
+
+def synthetic_team_run(games: int, seed: int, edge: float = 0.0, rotated: bool = False) -> Run:
+    """A four-seat team game (seats 1 & 3 against 2 & 4, partners win together) in which
+    every seat holds the same strategy: the team with seat 1 wins with 1/2 + ``edge``; each
+    partner of a winning team gets half its win (as ``Run.win_rates`` counts team games)."""
+    rng = np.random.default_rng(seed)
+    first_team_wins = int((rng.random(games) < 0.5 + edge).sum())
+    wins = np.array([first_team_wins, games - first_team_wins] * 2)
+    seats = pd.DataFrame(
+        {
+            "seat": np.arange(4),
+            "strategy": ["(rotated)" if rotated else "dodger"] * 4,
+            "team": [0, 1, 0, 1],
+            "games": games,
+            "wins": wins,
+            "sole_wins": wins,
+            "share_sum": wins / 2,
+            "points_sum": 0,
+            "points_squares": 0,
+        }
+    )
+    manifest = {
+        "game": "dodgeball", "title": "Synthetic", "lineup": ["dodger"] * 4, "games": games,
+        "settings": {}, "seed": seed, "rotate_seats": rotated,
+    }  # fmt: skip
+    return Run(manifest, {"seats": seats})
+
+
+@pytest.mark.parametrize("rotated", [False, True])
+def test_a_team_mirror_match_compares_teams_with_one_over_teams(rotated: bool) -> None:
+    """Partners share one result, so the seat-order question of a team game is answered by
+    each team's win share against 1/teams (50%), not by seats against 1/players."""
+    fair = synthetic_team_run(20_000, seed=4, rotated=rotated)
+    assert fair.teams == [(1, 3), (2, 4)]
+    section = seat_order_section(fair)
+    text = section.findings[0].text
+    assert "no measurable seat-order effect" in text and "fair share of 50.0%" in text
+    assert "team 1 & 3" in text and "team 2 & 4" in text and "seat 1 (dodger)" not in text
+    table = section.tables[0].data.set_index("team")
+    assert table.loc["1 & 3", "share"] + table.loc["2 & 4", "share"] == pytest.approx(1.0)
+    assert (table["fair_share"] == 0.5).all()
+    edged = seat_order_section(synthetic_team_run(20_000, seed=4, edge=0.03, rotated=rotated))
+    assert "more than the fair share of 50.0%: team 1 & 3" in edged.findings[0].text
+    assert "less than the fair share of 50.0%: team 2 & 4" in edged.findings[0].text

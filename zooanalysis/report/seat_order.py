@@ -60,6 +60,11 @@ def seat_order_section(run: Run) -> Section:
             if run.rotated
             else f"a mirror match: every seat plays {run.lineup[0]}"
         )
+        if run.teams:
+            # partners share one result: the team, not the seat, meets its fair share
+            fair = 1.0 / len(run.teams)
+            table = against_fair(team_shares(seats, run.teams), fair)
+            return _against_fair_section(table, fair, how, unit="team")
         return _against_fair_section(against_fair(seats, fair), fair, how)
     pairs = mirror_pairs(seats, run.lineup, run.teams)
     if len(pairs):
@@ -112,13 +117,17 @@ def tournament_seat_order_section(seats: pd.DataFrame, seatings: int) -> Section
     return _against_fair_section(table, fair, how)
 
 
-def _against_fair_section(table: pd.DataFrame, fair: float, how: str) -> Section:
-    """Seats pooled (or mirrored) so that only the seat differs, against the fair share."""
+def _against_fair_section(
+    table: pd.DataFrame, fair: float, how: str, unit: str = "seat"
+) -> Section:
+    """Seats (or, in a team game, teams: ``unit="team"``, indexed by ``team_name``) pooled or
+    mirrored so that only the seat differs, against the fair share."""
     games = int(table["n"].iloc[0])
     named = {side: [] for side in (1, -1, 0)}
     for seat, row in table.iterrows():
+        label = f"team {seat}" if unit == "team" else seat_label(seat, row.strategy)
         named[int(row.verdict)].append(
-            f"{seat_label(seat, row.strategy)} {rate_phrase(row.share, row.ci_low, row.ci_high)}"
+            f"{label} {rate_phrase(row.share, row.ci_low, row.ci_high)}"
         )
     if named[1] or named[-1]:
         parts = [
@@ -133,35 +142,42 @@ def _against_fair_section(table: pd.DataFrame, fair: float, how: str) -> Section
         answer = "seat order matters here: " + "; ".join(parts)
     else:
         answer = (
-            "no measurable seat-order effect: every seat's win share is within noise of "
+            f"no measurable seat-order effect: every {unit}'s win share is within noise of "
             f"the fair share of {percent(fair)}: {', '.join(named[0])}"
         )
     first = table.iloc[0]
-    text = (
-        f"Only the seat differs ({how}; {games:,} games per seat), and {answer}. Seat 1 (it "
-        f"starts) is {points_phrase(first.difference, first.ci_low - fair, first.ci_high - fair)}"
-        " from the fair share."
-    )
+    gap = points_phrase(first.difference, first.ci_low - fair, first.ci_high - fair)
+    if unit == "team":
+        text = (
+            f"Only the seat differs ({how}; {games:,} games per team), and {answer}. "
+            "Partners win together, so each team's win share (its partners' together) meets "
+            f"the fair share 1/teams; the team with seat 1 (it starts) is {gap} from it."
+        )
+    else:
+        text = (
+            f"Only the seat differs ({how}; {games:,} games per seat), and {answer}. Seat 1 "
+            f"(it starts) is {gap} from the fair share."
+        )
     finding = Finding(
         text, first.share, first.ci_low, first.ci_high, int(first.n), "seat_order", "seat_order"
     )
     shown = table[["strategy", "share", "ci_low", "ci_high", "n", "fair_share", "p_value",
                    "p_holm", "verdict"]].copy()  # fmt: skip
     shown["verdict"] = shown["verdict"].map(VERDICT_WORDS)
-    if (shown["strategy"] == "(rotated)").all():
+    if shown["strategy"].str.fullmatch(r"\(rotated\)( & \(rotated\))*").all():
         shown = shown.drop(columns="strategy")
     return Section(
         title=TITLE,
         intro=f"Only the seat differs here: {how}.",
         findings=[finding],
-        figures=[_seats_figure(table, fair)],
+        figures=[_seats_figure(table, fair, unit)],
         tables=[
             Table(
                 "seat_order",
-                "Win share by seat against the fair share",
+                f"Win share by {unit} against the fair share",
                 shown.reset_index(),
                 "share with its 95% Wilson interval (n = games); p_value: score test against "
-                "the fair share; p_holm: Holm-adjusted over the seats.",
+                f"the fair share; p_holm: Holm-adjusted over the {unit}s.",
                 index=False,
             )
         ],
@@ -169,25 +185,27 @@ def _against_fair_section(table: pd.DataFrame, fair: float, how: str) -> Section
     )
 
 
-def _seats_figure(table: pd.DataFrame, fair: float) -> Figure:
-    """Each seat's win share with its interval (dots, the axis zoomed to them), against the
-    fair share."""
+def _seats_figure(table: pd.DataFrame, fair: float, unit: str = "seat") -> Figure:
+    """Each seat's (or team's) win share with its interval (dots, the axis zoomed to them),
+    against the fair share."""
     figure, axes = new_figure(6.4, 3.2)
     positions = np.arange(len(table))
     share = table["share"].to_numpy()
     errors = np.vstack([share - table["ci_low"].to_numpy(), table["ci_high"].to_numpy() - share])
     axes.errorbar(positions, share, yerr=errors, fmt="o", color=PALETTE[2], capsize=4)
-    axes.set_xticks(positions, [f"Seat {seat}" for seat in table.index])
+    axes.set_xticks(positions, [f"{unit.capitalize()} {seat}" for seat in table.index])
     axes.set_xlim(-0.5, len(table) - 0.5)
     axes.axhline(fair, color=REFERENCE, linestyle="--", linewidth=1)
     axes.set_ylabel("Win share (%)")
-    axes.set_xlabel("Seat (seat 1 starts)")
+    axes.set_xlabel(
+        "Team (by its seats; seat 1 starts)" if unit == "team" else "Seat (seat 1 starts)"
+    )
     percent_axis(axes)
     return Figure(
         "seat_order",
-        "Win share by seat, where only the seat differs",
+        f"Win share by {unit}, where only the seat differs",
         figure,
-        f"Each seat's win share with its 95% Wilson interval; dashed: the fair share "
+        f"Each {unit}'s win share with its 95% Wilson interval; dashed: the fair share "
         f"{percent(fair)}.",
     )
 
