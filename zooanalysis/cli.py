@@ -75,6 +75,30 @@ def with_default(text: str, default: str) -> str:
     return f"{text}  [default: {default}]"
 
 
+# Options that several commands share, declared once (typer reads the Annotated aliases).
+JobsOption = Annotated[
+    int | None,
+    typer.Option(
+        "--jobs", help=with_default("Parallel workers; results do not depend on it.", "all cores")
+    ),
+]
+ProgressOption = Annotated[
+    bool, typer.Option("--progress/--no-progress", help="Show the progress bar.")
+]
+GameOption = Annotated[str | None, typer.Option("--game", help=with_default("Game.", "bluff"))]
+RulesScenarioOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--scenario",
+        help=with_default("Scenario file whose rule settings to use.", "the published rules"),
+    ),
+]
+SeatsOption = Annotated[
+    int | None,
+    typer.Option("--seats", help=with_default("Players per game.", "the default lineup's")),
+]
+
+
 def _scenario_settings(game, scenario: Scenario | None):
     """The game's settings from the scenario's [settings] table (or the rulebook's)."""
     try:
@@ -157,13 +181,7 @@ def run(
     seed: Annotated[
         int | None, typer.Option("--seed", help=with_default("Seed that fixes the run.", "1"))
     ] = None,
-    jobs: Annotated[
-        int | None,
-        typer.Option(
-            "--jobs",
-            help=with_default("Parallel workers; results do not depend on it.", "all cores"),
-        ),
-    ] = None,
+    jobs: JobsOption = None,
     out: Annotated[
         Path | None,
         typer.Option(
@@ -251,9 +269,7 @@ def run(
             ),
         ),
     ] = None,
-    progress: Annotated[
-        bool, typer.Option("--progress/--no-progress", help="Show the progress bar.")
-    ] = True,
+    progress: ProgressOption = True,
     make_report: Annotated[
         bool,
         typer.Option("--report/--no-report", help="Also write the HTML balance report."),
@@ -466,10 +482,7 @@ def tournament(
         ),
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed that fixes the tournament.")] = 1,
-    jobs: Annotated[
-        int | None,
-        typer.Option("--jobs", help=with_default("Parallel workers.", "all cores")),
-    ] = None,
+    jobs: JobsOption = None,
     out: Annotated[
         Path | None,
         typer.Option(
@@ -477,9 +490,7 @@ def tournament(
             help=with_default("Directory to write.", "runs/tournament-<game>-<time>-seed<seed>"),
         ),
     ] = None,
-    progress: Annotated[
-        bool, typer.Option("--progress/--no-progress", help="Show the progress bar.")
-    ] = True,
+    progress: ProgressOption = True,
 ) -> None:
     """Play every strategy against every other in fair seatings and rate them."""
     from zooanalysis.tournament import TournamentRequest, run_tournament, tournament_plan
@@ -548,16 +559,8 @@ def tournament(
     )
 )
 def field(
-    game_name: Annotated[
-        str | None, typer.Option("--game", help=with_default("Game.", "bluff"))
-    ] = None,
-    scenario_file: Annotated[
-        Path | None,
-        typer.Option(
-            "--scenario",
-            help=with_default("Scenario file whose rule settings to use.", "the published rules"),
-        ),
-    ] = None,
+    game_name: GameOption = None,
+    scenario_file: RulesScenarioOption = None,
     population: Annotated[
         str | None,
         typer.Option(
@@ -576,10 +579,7 @@ def field(
             "--out folder (its best response). May be repeated.",
         ),
     ] = None,
-    seats: Annotated[
-        int | None,
-        typer.Option("--seats", help=with_default("Players per game.", "the default lineup's")),
-    ] = None,
+    seats: SeatsOption = None,
     games: Annotated[
         str | None,
         typer.Option(
@@ -606,10 +606,7 @@ def field(
             "--alpha", help=with_default("alpha-Rank's selection intensity (> 0).", "50")
         ),
     ] = None,
-    jobs: Annotated[
-        int | None,
-        typer.Option("--jobs", help=with_default("Parallel workers.", "all cores")),
-    ] = None,
+    jobs: JobsOption = None,
     out: Annotated[
         Path | None,
         typer.Option(
@@ -621,9 +618,7 @@ def field(
         Path | None,
         typer.Option("--resume", help="Continue the interrupted field written to this path."),
     ] = None,
-    progress: Annotated[
-        bool, typer.Option("--progress/--no-progress", help="Show the progress bar.")
-    ] = True,
+    progress: ProgressOption = True,
 ) -> None:
     """Solve the meta-game of a population: equilibrium mix, alpha-Rank, with intervals."""
     from zooanalysis.field import FieldRequest, field_plan, run_field
@@ -733,10 +728,7 @@ def exploit(
     bootstrap: Annotated[
         int, typer.Option("--bootstrap", help="Bootstrap replicates for the intervals.")
     ] = 200,
-    jobs: Annotated[
-        int | None,
-        typer.Option("--jobs", help=with_default("Parallel workers.", "all cores")),
-    ] = None,
+    jobs: JobsOption = None,
     out: Annotated[
         Path | None,
         typer.Option(
@@ -790,16 +782,8 @@ def exploit(
     )
 )
 def psro(
-    game_name: Annotated[
-        str | None, typer.Option("--game", help=with_default("Game.", "bluff"))
-    ] = None,
-    scenario_file: Annotated[
-        Path | None,
-        typer.Option(
-            "--scenario",
-            help=with_default("Scenario file whose rule settings to use.", "the published rules"),
-        ),
-    ] = None,
+    game_name: GameOption = None,
+    scenario_file: RulesScenarioOption = None,
     population: Annotated[
         str | None,
         typer.Option(
@@ -817,10 +801,7 @@ def psro(
             ),
         ),
     ] = None,
-    seats: Annotated[
-        int | None,
-        typer.Option("--seats", help=with_default("Players per game.", "the default lineup's")),
-    ] = None,
+    seats: SeatsOption = None,
     games: Annotated[
         str,
         typer.Option(
@@ -839,10 +820,7 @@ def psro(
     bootstrap: Annotated[
         int, typer.Option("--bootstrap", help="Bootstrap replicates for the intervals.")
     ] = 100,
-    jobs: Annotated[
-        int | None,
-        typer.Option("--jobs", help=with_default("Parallel workers.", "all cores")),
-    ] = None,
+    jobs: JobsOption = None,
     out: Annotated[
         Path,
         typer.Option("--out", help="Folder of the loop; rerun to continue it."),
@@ -900,10 +878,7 @@ def sweep(
             ),
         ),
     ] = None,
-    jobs: Annotated[
-        int | None,
-        typer.Option("--jobs", help=with_default("Parallel workers.", "all cores")),
-    ] = None,
+    jobs: JobsOption = None,
     backend: Annotated[str, typer.Option("--backend", help="threads or processes.")] = "threads",
 ) -> None:
     """Run one simulation per cell of a grid of rule settings and strategy parameters."""
@@ -952,10 +927,7 @@ def tune(
         ),
     ] = "2e5",
     seed: Annotated[int, typer.Option("--seed", help="Seed that fixes the search.")] = 1,
-    jobs: Annotated[
-        int | None,
-        typer.Option("--jobs", help=with_default("Parallel workers.", "all cores")),
-    ] = None,
+    jobs: JobsOption = None,
     out: Annotated[
         Path | None,
         typer.Option(
@@ -1213,13 +1185,8 @@ def skill(
             ),
         ),
     ] = None,
-    jobs: Annotated[
-        int | None,
-        typer.Option("--jobs", help=with_default("Parallel workers.", "all cores")),
-    ] = None,
-    progress: Annotated[
-        bool, typer.Option("--progress/--no-progress", help="Show the progress bar.")
-    ] = True,
+    jobs: JobsOption = None,
+    progress: ProgressOption = True,
 ) -> None:
     """Measure skill or luck: each shipped strategy against random players, for the run's
     rules and number of players (stored in RUN_DIR/skill; zoosim report shows it)."""
