@@ -10,7 +10,9 @@ This is the rulebook in code, written to be read and used from a notebook::
 
 A strategy is any object with ``choose_question(observation, rng)``, ``guess(observation,
 rng, free)`` and ``gift(observation, rng)`` (see :class:`Strategy`); it sees an
-:class:`Observation`, which holds only what that player may know: never its own animal.
+:class:`Observation`, which holds only what that player may know: never its own animal. A
+strategy that reads the votes itself (``hears`` true, as ``bounded`` and ``eliminator``) is
+also called ``hear(observation, rng)`` right after every vote, in seat order.
 The numba kernel (``kernel.py``) reproduces this engine exactly, game by game.
 """
 
