@@ -25,24 +25,22 @@ def main() -> None:
     parser.add_argument("--scenario", help="take [settings] from this scenario file")
     parser.add_argument("--seed", type=int, default=2)
     parser.add_argument(
-        "--no-information",
+        "--information",
         action="store_true",
-        help="Zoology: skip the questions' expected information (make_batch(information=False))",
+        help="Zoology: also measure the questions' expected information "
+        "(question_information = true; off by default)",
     )
     args = parser.parse_args()
     table = {}
     if args.scenario:
         with open(args.scenario, "rb") as handle:
             table = tomllib.load(handle).get("settings", {})
+    if args.information:
+        table = {**table, "question_information": True}
     game = get_game(args.game)
     players = parse_lineup(args.lineup, game.strategies)
     settings = game.settings_for_lineup(game.settings_from_table(table), players)
-    if args.no_information:
-        from zooanalysis.games.zoology.batch import make_batch
-
-        job = make_batch(settings, players, False, information=False)
-    else:
-        job = game.batch_job(settings, players, with_rows=False)
+    job = game.batch_job(settings, players, with_rows=False)
     job(1, 100)
     start = time.process_time()
     job(args.seed, args.games)

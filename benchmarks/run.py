@@ -57,6 +57,9 @@ class GameBenchmarks:
     also_per: str = ""
     """A count of the kernel's totals (e.g. ``hands``) whose rate the kernel rows also
     give, for games made of several such parts."""
+    kernel_settings_rows: tuple[tuple[str, float, tuple[tuple[str, object], ...]], ...] = ()
+    """Extra kernel rows (lineup, share, settings) for settings off by default that cost
+    time (Zoology's ``question_information``); the other rows use the default settings."""
 
 
 BENCHMARKS = (
@@ -99,6 +102,9 @@ BENCHMARKS = (
         ("bayes,bayes,bayes,bayes", "curious,curious,bayes,bayes"),
         (0.01, 0.01),
         ("1e5",),
+        kernel_settings_rows=(
+            ("bayes,bayes,bayes,bayes", 0.01, (("question_information", True),)),
+        ),
     ),
     GameBenchmarks(
         "dodgeball",
@@ -166,13 +172,15 @@ def memory_total() -> str:
     return "unknown"
 
 
-def kernel_rate(game_name: str, lineup: str, games: int, per: str = "") -> float:
+def kernel_rate(
+    game_name: str, lineup: str, games: int, per: str = "", table: dict | None = None
+) -> float:
     """Games/s of one kernel batch on the calling thread (one core, CPU time), after a
     warm-up; with ``per`` (a count of the totals, e.g. ``hands``), that count per second
-    instead."""
+    instead. ``table``: settings other than the defaults (a scenario's ``[settings]``)."""
     game = get_game(game_name)
     players = parse_lineup(lineup, game.strategies)
-    settings = game.settings_for_lineup(game.settings_from_table({}), players)
+    settings = game.settings_for_lineup(game.settings_from_table(table or {}), players)
     job = game.batch_job(settings, players, with_rows=False)
     job(1, 100)
     start = time.process_time()
@@ -330,6 +338,13 @@ def measure_game(
                          f"{bench.also_per}/s", "", ""))  # fmt: skip
         rate = kernel_rate(bench.game, lineup, games)
         rows.append((f"{title} (a) kernel, {lineup}, one core", f"{rate:,.0f} games/s", "", ""))
+    for lineup, share, changes in bench.kernel_settings_rows:
+        games = max(1000, int(kernel_games * share))
+        rate = kernel_rate(bench.game, lineup, games, table=dict(changes))
+        named = ", ".join(f"{key} = {str(value).lower()}" for key, value in changes)
+        rows.append(
+            (f"{title} (a) kernel, {lineup}, {named}, one core", f"{rate:,.0f} games/s", "", "")
+        )
     scratch = Path(tempfile.mkdtemp(prefix="zoosim-bench-"))
     base = [zoosim, "run", "--game", bench.game, "--no-progress"]
     try:

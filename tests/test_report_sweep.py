@@ -209,3 +209,42 @@ def test_a_zoology_sweep_reports_the_swept_seat_as_one_strategy(tmp_path: Path) 
     assert not [t for t in titles if "guess=" in t]
     assert_report_reads_right(html.parent)
     assert_no_clipped_text(document)
+
+
+def test_cooperative_success_is_drawn_as_curves_and_named_by_its_extremes() -> None:
+    """A cooperative sweep's report: the team's success over the first key, one curve per
+    value of the second; the finding names the hardest and easiest cell (level cells said
+    so) and says that absolute difficulty depends on the assumptions."""
+    from zooanalysis.report.sweep import cooperative_sections
+
+    rows = []
+    for noise, misread, rate, half in [
+        (0.25, 0.0, 0.93, 0.01),
+        (0.25, 0.2, 0.62, 0.01),
+        (1.0, 0.0, 0.71, 0.01),
+        (1.0, 0.2, 0.52, 0.01),
+    ]:
+        rows.append(
+            {
+                "settings.perception_noise": noise,
+                "seats.misread": misread,
+                "cooperative_success_rate": rate,
+                "cooperative_success_ci_low": rate - half,
+                "cooperative_success_ci_high": rate + half,
+                "cooperative_success_n": 5000,
+            }
+        )
+    cells = pd.DataFrame(rows)
+    keys = ["settings.perception_noise", "seats.misread"]
+    (section,) = cooperative_sections(cells, keys)
+    (finding,) = section.findings
+    assert finding.value == pytest.approx(0.52) and finding.n == 5000
+    assert "least often at perception_noise = 1, every seat's misread = 0.2" in finding.text
+    assert "most often at perception_noise = 0.25, every seat's misread = 0" in finding.text
+    assert "level with" not in finding.text and "depends on" in finding.text
+    assert "one curve per every seat's misread" in section.intro
+    axes = section.figures[0].figure.axes[0]
+    assert len(axes.lines) == 2  # one curve per misread value
+    np.testing.assert_allclose(axes.lines[0].get_ydata(), [0.93, 0.71])
+    # a competitive sweep has no such section
+    assert cooperative_sections(cells.drop(columns=["cooperative_success_rate"]), keys) == []

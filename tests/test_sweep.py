@@ -9,7 +9,7 @@ import pytest
 
 import zooanalysis
 from zooanalysis import cli
-from zooanalysis.sweep import load_sweep
+from zooanalysis.sweep import cell_setup, load_sweep
 
 SWEEP = """
 game = "bluff"
@@ -82,6 +82,7 @@ def test_a_different_sweep_is_refused_in_the_same_folder(
         (('"seat1.doubt"', '"seat4.doubt"'), "seats are seat1 to seat3"),
         (('"seat1.doubt" = [0.2, 0.6]', '"seat1.doubt" = [0.2, 2.0]'), "out of range"),
         (('"seat1.doubt"', '"seat1.doubtt"'), "has no parameter 'doubtt'"),
+        (('"seat1.doubt"', '"seats.doubt"'), "cautious has no parameter 'doubt'"),
         (('"settings.points_to_end"', '"settings.pointz"'), "setting 'pointz'"),
         (('"settings.points_to_end"', '"points_to_end"'), "use 'settings.<setting>'"),
         (("[grid]", "[grids]"), "unknown key 'grids'"),
@@ -107,6 +108,9 @@ def test_bad_sweep_files_are_one_line(
         ("sweep-lucky-lions-variants.toml", "lucky-lions", 8),
         ("sweep-short-zoot-suit-variants.toml", "short-zoot-suit", 8),
         ("sweep-zoology-guess-threshold.toml", "zoology", 20),
+        ("sweep-zoology-cooperative-difficulty.toml", "zoology", 25),
+        ("sweep-zoology-cooperative-memory.toml", "zoology", 25),
+        ("sweep-zoology-cooperative-eliminator.toml", "zoology", 15),
         ("sweep-bug-house-clock.toml", "bug-house", 3),
         ("sweep-bug-house-variants.toml", "bug-house", 8),
     ],
@@ -134,3 +138,14 @@ def test_show_prints_a_finished_sweep_like_the_sweep_did(
     cells = pd.read_parquet(out / "cells.parquet")
     rate, low = cells.iloc[0][["seat2_win_rate", "seat2_win_ci_low"]]
     assert f"{100 * rate:.1f} [{100 * low:.1f}," in table[1]
+
+
+def test_a_seats_key_sets_the_parameter_of_every_seat() -> None:
+    """``seats.<parameter>``: one value for the whole lineup (a team's skill)."""
+    path = Path(__file__).parent.parent / "simulations" / "sweep-zoology-cooperative-memory.toml"
+    sweep = load_sweep(path)
+    for cell in sweep.cells()[-5:]:
+        settings, lineup = cell_setup(sweep, cell)
+        assert settings.perception_noise == cell["settings.perception_noise"]
+        assert [p.param("memory") for p in lineup] == [cell["seats.memory"]] * 4
+        assert [p.param("misread") for p in lineup] == [0.0] * 4

@@ -45,6 +45,13 @@ ALL_REGIONS = ("africa", "america", "asia", "australia")
 CASES = [
     pytest.param(ZoologySettings(), "curious,curious,bayes,bayes", 101, 60, id="4p-default"),
     pytest.param(
+        ZoologySettings(question_information=True),
+        "curious,team,bayes,bayes",
+        117,
+        40,
+        id="4p-question-information",
+    ),
+    pytest.param(
         ZoologySettings(players=2, neutral_animals=True), "team,bayes", 102, 60, id="2p-neutral"
     ),
     pytest.param(ZoologySettings(players=2), "curious,bayes:guess=0.3", 103, 40, id="2p-plain"),
@@ -140,7 +147,42 @@ CASES = [
         40,
         id="void-cards-kept",
     ),
+    pytest.param(
+        ZoologySettings(),
+        "bounded,eliminator,bayes,bounded:memory=2,misread=0.3",
+        118,
+        50,
+        id="bounded-players",
+    ),
+    pytest.param(
+        ZoologySettings(players=3, neutral_animals=True, regions=("america",)),
+        "bounded:misread=0.5,guess=0.6,eliminator:guess_at=3,tolerance=0,misread=0.2,team",
+        119,
+        40,
+        id="bounded-3p-neutral",
+    ),
+    pytest.param(
+        ZoologySettings(players=2),
+        "eliminator:memory=1,bounded:misread=0.2",
+        120,
+        40,
+        id="bounded-2p-nothing-to-misread",
+    ),
+    pytest.param(
+        ZoologySettings(players=2, neutral_animals=True, perception_noise=1.0),
+        "bounded:misread=0.4,memory=3,eliminator:memory=2,tolerance=3",
+        121,
+        40,
+        id="bounded-2p-neutral",
+    ),
     pytest.param(ZoologySettings(mode="cooperative"), "team*4", 109, 60, id="coop-4p"),
+    pytest.param(
+        ZoologySettings(mode="cooperative", players=5, regions=("asia",)),
+        "eliminator*2,bounded*2,bounded:memory=1,misread=0.5",
+        122,
+        40,
+        id="coop-bounded",
+    ),
     pytest.param(
         ZoologySettings(
             mode="cooperative",
@@ -155,7 +197,9 @@ CASES = [
         id="coop-no-gift",
     ),
     pytest.param(
-        ZoologySettings(mode="cooperative", players=6, regions=ALL_REGIONS),
+        ZoologySettings(
+            mode="cooperative", players=6, regions=ALL_REGIONS, question_information=True
+        ),
         "team*6",
         111,
         30,
@@ -177,6 +221,8 @@ def test_kernel_equals_reference(rules, lineup, seed, n_games) -> None:
         np.testing.assert_array_equal(kernel_rows[key], reference_rows[key], err_msg=key)
     assert kernel_totals["games"][0] == n_games
     assert kernel_totals["question_plays"].sum() > 0
+    measured = kernel_totals["question_information"].sum() > 0
+    assert measured == rules.question_information  # only measured when asked
     cooperative = kernel_totals["coop_games"].sum() > 0
     assert_outcome_counts_agree(
         kernel_totals,

@@ -37,6 +37,11 @@ class Checker:
     def __init__(self, inner: BuiltinStrategy) -> None:
         self.inner = inner
         self.checks = 0
+        self.hears = inner.hears
+
+    def hear(self, observation: Observation, rng: np.ndarray) -> None:
+        self._check_observation(observation)
+        self.inner.hear(observation, rng)
 
     def _check_observation(self, observation: Observation) -> None:
         assert observation.seat_animals[observation.seat] == -1
@@ -124,6 +129,15 @@ class Checker:
             )
             results.add((int(top), float(p), probs.tobytes()))
         assert len(results) == 1
+        if self.inner.hears:  # bounded, eliminator: the guess from the votes it remembers
+            recalled = set()
+            for own in own_variants(observation):
+                stream = rng.copy()
+                animal = self.inner.recalled_guess(
+                    observation, stream, free, with_own(observation, own)
+                )
+                recalled.add((animal, int(stream[0])))
+            assert len(recalled) == 1
         self.checks += 1
         return self.inner.guess(observation, rng, free)
 
@@ -142,6 +156,14 @@ class Checker:
         ),
         (ZoologySettings(mode="cooperative", players=4), "team,team,curious,bayes"),
         (ZoologySettings(players=2, neutral_animals=True), "team,curious"),
+        (
+            ZoologySettings(),
+            "bounded:misread=0.3,eliminator,bounded:memory=2,eliminator:tolerance=0,guess_at=4",
+        ),
+        (
+            ZoologySettings(mode="cooperative", players=3, neutral_animals=True),
+            "eliminator:misread=0.4,bounded:misread=0.5,bounded",
+        ),
     ],
 )
 def test_own_animal_never_changes_a_decision(rules, lineup) -> None:

@@ -55,6 +55,7 @@ def test_settings_round_trip_through_the_manifest_format() -> None:
         ({"regions": "asia"}, "regions", "list"),
         ({"regions": ["asia", "asia"]}, "regions", "twice"),
         ({"neutral_animals": "yes"}, "neutral_animals", "true or false"),
+        ({"question_information": 1}, "question_information", "true or false"),
         ({"guess_tokens": {"7": 20}}, "guess_tokens.7", "allowed are 2, 3, 4, 5, 6"),
         ({"guess_tokens": {"4": 0}}, "guess_tokens.4", "from 1"),
         ({"guess_tokens": 14}, "guess_tokens", "table"),

@@ -13,7 +13,7 @@ import zooanalysis
 from zooanalysis import cli
 from zooanalysis.games import game_names, get_game
 from zooanalysis.games.zoology import engine
-from zooanalysis.games.zoology.analysis import ZoologyRun
+from zooanalysis.games.zoology.analysis import NOT_MEASURED, ZoologyRun
 from zooanalysis.games.zoology.counts import new_totals, tally
 from zooanalysis.games.zoology.rules import ZoologySettings
 
@@ -99,7 +99,9 @@ def test_run_object_analyses(competitive: Path) -> None:
     # the 6 cards whose condition no animal of the primary board meets are not dealt there
     assert len(questions) == 64 and questions["fresh_bits"].is_monotonic_decreasing
     assert not questions["void"].any() and (questions["plays"] > 0).all()
-    assert (questions["fresh_bits"] >= 0).all() and (questions["played_bits"] >= 0).all()
+    # question_information is off by default: the cards' information as played is not measured
+    assert (questions["fresh_bits"] >= 0).all() and questions["played_bits"].isna().all()
+    assert not run.question_information_measured
     assert questions["rank"].tolist() == list(range(1, 65))
     animals = run.animal_difficulty()
     assert set(animals["region"]) == {"common"} and len(animals) == 16
@@ -108,6 +110,7 @@ def test_run_object_analyses(competitive: Path) -> None:
     assert confusions["count"].is_monotonic_decreasing
     assert (confusions["animal"] < confusions["confused_with"]).all()
     text = run.summary()
+    assert NOT_MEASURED in text
     for heading in (
         "Win share by seat",
         "Game length",
@@ -297,3 +300,27 @@ def test_cooperative_win_shares_add_up_to_the_games_the_team_won() -> None:
     assert rates["won_or_shared"].tolist() == pytest.approx([success] * 4)
     assert (run.table("win_ties")["winners"] == 4).all()
     assert run.table("margins").empty
+
+
+def test_question_information_is_measured_when_asked(tmp_path: Path) -> None:
+    """With ``question_information = true`` every played card has its information as
+    played, and the summary shows it; the play itself is the same as without."""
+    scenario = tmp_path / "info.toml"
+    scenario.write_text(
+        'game = "zoology"\n[settings]\nquestion_information = true\n'
+        '[run]\nplayers = "curious,team,bayes,bayes"\n',
+        encoding="utf-8",
+    )
+    common = ("--games", 400, "--seed", 4, "--jobs", 1)
+    measured = zooanalysis.load_run(cli_run(tmp_path / "on", "--scenario", scenario, *common))
+    plain = zooanalysis.load_run(
+        cli_run(tmp_path / "off", "--game", "zoology", "--players", "curious,team,bayes,bayes",
+                *common)
+    )  # fmt: skip
+    assert measured.question_information_measured
+    questions = measured.question_informativeness()
+    played = questions[questions["plays"] > 0]
+    assert (played["played_bits"] >= 0).all() and played["played_bits"].sum() > 0
+    assert NOT_MEASURED not in measured.summary()
+    off = plain.question_informativeness()
+    np.testing.assert_array_equal(questions["plays"], off.loc[questions.index, "plays"])

@@ -17,6 +17,9 @@ A sweep file (TOML, in ``simulations/``) is a scenario with a ``[grid]`` table::
     "seat1.doubt" = [0.1, 0.3, 0.5, 0.7, 0.9]     # seat 1's strategy parameter
     "settings.points_to_end" = [20, 25, 30, 35, 40]  # a rule setting (dotted for nested)
 
+``"seats.<parameter>"`` sets a strategy parameter of every seat at once (each seat's
+strategy must have it), e.g. the skill of a whole cooperative team.
+
 Every cell plays the same deals (the same seed), so cells differ only by what the grid
 changes. Each finished cell is written at once as ``cells/<id>.parquet`` in the sweep's
 folder, so an interrupted sweep is resumed by running it again: finished cells are not
@@ -124,7 +127,8 @@ def _grid_values(path: Path, key: str, values: Any) -> list[Any]:
     if not (key.startswith("settings.") or (key.startswith("seat") and "." in key)):
         raise UserError(
             f"{path}: grid key '{key}': use 'settings.<setting>' (e.g. "
-            "settings.points_to_end) or 'seat<N>.<parameter>' (e.g. seat1.doubt)"
+            "settings.points_to_end), 'seat<N>.<parameter>' (e.g. seat1.doubt) or "
+            "'seats.<parameter>' (every seat's)"
         )
     return values
 
@@ -142,15 +146,19 @@ def cell_setup(sweep: Sweep, cell: dict[str, Any]) -> tuple[Any, list[PlayerSpec
             node[leaf] = value
         else:
             seat_text, parameter = key.split(".", 1)
-            seat = _seat_number(sweep, key, seat_text, len(lineup))
-            player = lineup[seat]
-            params = {**player.as_dict(), parameter: value}
-            text = f"{player.strategy}:" + ",".join(
-                f"{k}={format_number(v)}" for k, v in params.items()
-            )
-            lineup[seat] = parse_player(
-                text, sweep.game.strategies, f"{sweep.path}: grid key '{key}'"
-            )
+            if seat_text == "seats":
+                chosen = range(len(lineup))
+            else:
+                chosen = [_seat_number(sweep, key, seat_text, len(lineup))]
+            for seat in chosen:
+                player = lineup[seat]
+                params = {**player.as_dict(), parameter: value}
+                text = f"{player.strategy}:" + ",".join(
+                    f"{k}={format_number(v)}" for k, v in params.items()
+                )
+                lineup[seat] = parse_player(
+                    text, sweep.game.strategies, f"{sweep.path}: grid key '{key}'"
+                )
     check_players_setting(table, len(lineup), f"{sweep.path}: settings.")
     try:
         settings = sweep.game.settings_for_lineup(sweep.game.settings_from_table(table), lineup)

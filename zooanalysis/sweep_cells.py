@@ -60,10 +60,13 @@ def seat_numbers(cells: pd.DataFrame) -> list[int]:
 
 
 def key_name(key: str) -> str:
-    """``settings.points_to_end`` as ``points_to_end``, ``seat1.doubt`` as ``seat 1's doubt``."""
+    """``settings.points_to_end`` as ``points_to_end``, ``seat1.doubt`` as ``seat 1's doubt``,
+    ``seats.misread`` as ``every seat's misread``."""
     if key.startswith("settings."):
         return key.removeprefix("settings.")
     seat, parameter = key.split(".", 1)
+    if seat == "seats":
+        return f"every seat's {parameter}"
     return f"seat {seat.removeprefix('seat')}'s {parameter}"
 
 
@@ -92,7 +95,7 @@ def swept_seats(keys: list[str]) -> dict[int, str]:
     return {
         int(key.split(".", 1)[0].removeprefix("seat")): key.split(".", 1)[1]
         for key in keys
-        if not key.startswith("settings.")
+        if not key.startswith(("settings.", "seats."))
     }
 
 

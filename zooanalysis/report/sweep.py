@@ -44,7 +44,7 @@ from zooanalysis.report.style import (
     panel_grid,
     percent_axis,
 )
-from zooanalysis.separation import Estimate, standout
+from zooanalysis.separation import Estimate, Standout, standout
 from zooanalysis.sweep_cells import (
     Metric,
     balance_metrics_of,
@@ -95,9 +95,11 @@ def sweep_document(folder: Path) -> ReportDocument:
     seats = seat_numbers(raw)
     lineups = cell_lineups(spec, raw)
     cells, pooled = role_cells(with_balance(raw, seats), keys, lineups)
+    every_seat = ("settings.", "seats.")  # rules, and a parameter of every seat at once
     answers = [
-        *(setting_section(cells, keys, key) for key in keys if not key.startswith("settings.")),
-        *(rule_section(cells, keys, key) for key in keys if key.startswith("settings.")),
+        *(setting_section(cells, keys, key) for key in keys if not key.startswith(every_seat)),
+        *(rule_section(cells, keys, key) for key in keys if key.startswith(every_seat)),
+        *cooperative_sections(cells, keys),
     ]
     grid = grid_section(cells, keys, seats, pooled)
     title = spec.get("title") or f"{_game_title(spec['game'])} sweep {Path(folder).name}"
@@ -396,6 +398,101 @@ def rule_figure(cells: pd.DataFrame, key: str, metrics: list[Metric]) -> Figure:
         figure,
         "Each metric at each value of the rule, averaged over the other keys, with 95% "
         "intervals (first-player advantage: points over the fair share, dashed 0).",
+    )
+
+
+# --- cooperative success as curves ------------------------------------------------------------
+
+COOPERATIVE = "cooperative_success"
+"""The team's success rate a cooperative game's runs report (Zoology's cooperative mode)."""
+
+
+def cooperative_sections(cells: pd.DataFrame, keys: list[str]) -> list[Section]:
+    """For a cooperative game: the team's success over the first key, one curve per value of
+    the others (difficulty as curves, not one point). None for other games."""
+    if f"{COOPERATIVE}_rate" not in cells or cells[f"{COOPERATIVE}_rate"].isna().any():
+        return []
+    metric = Metric(
+        COOPERATIVE, "cooperative success", f"{COOPERATIVE}_rate", f"{COOPERATIVE}_ci_low",
+        f"{COOPERATIVE}_ci_high", f"{COOPERATIVE}_n", "rate",
+    )  # fmt: skip
+    named = [
+        Estimate(name, row[metric.value], row[metric.low], row[metric.high])
+        for name, (_, row) in zip(cell_names(cells, keys), cells.iterrows(), strict=True)
+    ]
+    easiest = standout(named)
+    hardest = standout(named, highest=False)
+
+    def say(best: Standout) -> str:
+        e = best.top
+        cell = f"at {e.name}: {rate_phrase(e.value, e.low, e.high)}"
+        if not best.clear:
+            cell += f" (level with {len(best.level) - 1} other cell(s))"
+        return cell
+
+    n = int(cells[metric.n].min())
+    finding = Finding(
+        f"The team succeeds least often {say(hardest)}; most often {say(easiest)} "
+        f"(n = {n:,} games per cell). Absolute difficulty depends on the assumed perception "
+        "noise and player model: these curves, not one number, are the result.",
+        hardest.top.value,
+        hardest.top.low,
+        hardest.top.high,
+        n,
+        "sweep_cooperative_curves",
+        "cooperative_success_range",
+    )
+    return [
+        Section(
+            title="Cooperative success as curves",
+            intro=(
+                "How often the whole team finds its animals, at every cell, with 95% Wilson "
+                f"intervals: over {key_name(keys[0])}"
+                + (", one curve per " + " and ".join(key_name(k) for k in keys[1:]))
+                * (len(keys) > 1)
+                + ". How hard the cooperative game is depends on how noisily players judge "
+                "the answers and on how well they reason: read the difficulty off the curves "
+                "for the assumptions that match the table."
+            ),
+            findings=[finding],
+            figures=[curves_figure(cells, keys, metric)],
+            tables=[],
+        )
+    ]
+
+
+def curves_figure(cells: pd.DataFrame, keys: list[str], metric: Metric) -> Figure:
+    """``metric`` over the first key, one line (with its band) per combination of the
+    other keys."""
+    figure, axes = new_figure(MAX_FIGURE_WIDTH, 3.6)
+    key = keys[0]
+    values = sorted(cells[key].unique())
+    position = {v: i for i, v in enumerate(values)}
+    others = keys[1:]
+    groups = cells.groupby(others, sort=True) if others else [((), cells)]
+    for index, (group, part) in enumerate(groups):
+        colour = PALETTE[index % len(PALETTE)]
+        part = part.sort_values(key)
+        x = np.array([position[v] for v in part[key]], dtype=float)
+        group = group if isinstance(group, tuple) else (group,)
+        label = ", ".join(
+            f"{key_name(k)} = {value_text(v)}" for k, v in zip(others, group, strict=True)
+        )
+        axes.plot(x, part[metric.value], "o-", color=colour, label=label or None)
+        axes.fill_between(x, part[metric.low], part[metric.high], color=colour, alpha=0.2,
+                          linewidth=0)  # fmt: skip
+    axes.set_xticks(range(len(values)), [value_text(v) for v in values])
+    axes.set_xlabel(key_name(key))
+    axes.set_ylabel(f"{capitalized(metric.label)} (%)")
+    percent_axis(axes)
+    if others:
+        axes.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.0, 0.5))
+    return Figure(
+        "sweep_cooperative_curves",
+        f"{capitalized(metric.label)} over {key_name(key)}",
+        figure,
+        "Share of games in which every player found their animal; bands: 95% Wilson "
+        "intervals.",
     )
 
 

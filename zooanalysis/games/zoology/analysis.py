@@ -50,6 +50,8 @@ ACHIEVEMENTS = (
 )
 """The rulebook's ten titles: (title, condition, which (players, regions) cells earn it)."""
 _NATS_TO_BITS = 1.0 / math.log(2.0)
+NOT_MEASURED = "not measured — turn on question_information"
+"""What the tables say of a played card's information when the run did not measure it."""
 
 
 def card_information(
@@ -254,6 +256,12 @@ class ZoologyRun(Run):
 
     # --- question cards ------------------------------------------------------------------
 
+    @property
+    def question_information_measured(self) -> bool:
+        """Whether the run measured each played card's information (the setting
+        ``question_information``; runs written before the setting existed always did)."""
+        return bool(self.settings.get("question_information", True))
+
     def question_informativeness(self, deals: int = 300) -> pd.DataFrame:
         """Every question card, most informative first.
 
@@ -262,8 +270,9 @@ class ZoologyRun(Run):
         over ``deals`` random deals, with its 95% interval ``fresh_bits_ci_low/high``); the
         ranking follows it. ``played_bits``: the same for
         the asker when the card was actually played (later in a round there is less left to
-        learn). ``plays`` and the share of votes with no Champion (with CI). Cards at the
-        bottom do little.
+        learn; NaN when the run did not measure it, :attr:`question_information_measured`).
+        ``plays`` and the share of votes with no Champion (with CI). Cards at the bottom do
+        little.
         """
         table = self.table("questions")
         if "rotation" in table:
@@ -271,9 +280,10 @@ class ZoologyRun(Run):
                 ["plays", "no_champion", "information_nats"]
             ].sum()
         plays = table["plays"].to_numpy()
+        measured = plays > 0 if self.question_information_measured else np.zeros_like(plays, bool)
         with np.errstate(invalid="ignore", divide="ignore"):
             table["played_bits"] = np.where(
-                plays > 0, table["information_nats"] * _NATS_TO_BITS / np.maximum(plays, 1), np.nan
+                measured, table["information_nats"] * _NATS_TO_BITS / np.maximum(plays, 1), np.nan
             )
         rates = rate_table(table["no_champion"].to_numpy(), plays)
         table["no_champion_rate"] = rates["rate"].to_numpy()
@@ -526,11 +536,15 @@ class ZoologyRun(Run):
                 )
         questions = self.question_informativeness()
         questions = questions[questions["plays"] > 0]
+        measured = self.question_information_measured
         lines += [
             "",
-            "Question cards (expected information about your own animal at a round's "
-            "start, bits; when played; share with no Champion):",
+            "Question cards (expected information about your own animal at a round's start, "
+            + ("bits; when played; " if measured else "bits; ")
+            + "share with no Champion):",
         ]
+        if not measured:
+            lines.append(f"  (when played: {NOT_MEASURED})")
         shown = (
             pd.concat([questions.head(5), questions.tail(5)]) if len(questions) > 10 else questions
         )
@@ -538,9 +552,10 @@ class ZoologyRun(Run):
             if position == 5 and len(questions) > 10:
                 lines.append("  ...")
             fresh = f"{row.fresh_bits:5.2f}" if "fresh_bits" in row else "  n/a"
+            played = f"{row.played_bits:5.2f} when played; " if measured else ""
             lines.append(
-                f"  {int(row['rank']):>2}. {card:<20} {fresh} bits; {row.played_bits:5.2f} "
-                f"when played; no Champion {row.no_champion_rate:.1%} (n={int(row.plays):,})"
+                f"  {int(row['rank']):>2}. {card:<20} {fresh} bits; {played}"
+                f"no Champion {row.no_champion_rate:.1%} (n={int(row.plays):,})"
             )
         rules = self._rules()
         if rules is not None and rules.void_cards():

@@ -38,10 +38,10 @@ class ZoologyBatch:
     n_animals: int
     n_questions: int
     with_rows: bool
-    information: bool = True
+    information: bool = False
     """Sum each question's expected information (``question_information``, the questions
-    table's ``information_nats``); off, that count stays 0 and the kernel skips the
-    costliest statistic (about a third of a ``bayes`` game's time)."""
+    table's ``information_nats``; the setting of the same name); off, that count stays 0 and
+    the kernel skips the costliest statistic (about a third of a ``bayes`` game's time)."""
 
     def __call__(self, batch_seed: int, n_games: int, first_game: int = 0) -> BatchResult:
         """Play games ``first_game .. first_game + n_games - 1`` of the batch seeded
@@ -73,11 +73,12 @@ def make_batch(
     settings: ZoologySettings,
     lineup: Sequence[PlayerSpec],
     with_rows: bool,
-    information: bool = True,
+    information: bool | None = None,
 ) -> ZoologyBatch:
     """The kernel batch for these settings and players (every cell of the cooperative grid
     when the settings ask for it); ``information``: whether to sum the questions'
-    expected information (:attr:`ZoologyBatch.information`)."""
+    expected information (:attr:`ZoologyBatch.information`; default: the settings'
+    ``question_information``)."""
     plan = cells(settings, len(lineup))
     return ZoologyBatch(
         configs=tuple(kernel_config(settings, n, regions) for n, regions in plan),
@@ -87,7 +88,7 @@ def make_batch(
         n_animals=len(settings.animals),
         n_questions=len(settings.questions),
         with_rows=with_rows,
-        information=information,
+        information=settings.question_information if information is None else information,
     )
 
 
@@ -110,6 +111,7 @@ def kernel_config(settings: ZoologySettings, players: int, regions=None) -> dict
         "cooperative": settings.cooperative,
         "scores": settings.scores,
         "weights": settings.weights,
+        "information": settings.question_information,
     }
 
 

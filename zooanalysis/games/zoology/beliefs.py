@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 from numba import njit
 
 from zooanalysis.rng import uniform
@@ -87,7 +88,12 @@ _RESCALE_HIGH = 2.0**600
 _RESCALE_LOW = 2.0**-600
 
 
-@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def new_evidence_work(n_animals: int) -> np.ndarray:
+    """Scratch for :func:`add_evidence_into`: two rows as wide as the animal table."""
+    return np.zeros((2, max(n_animals, 1)), dtype=np.float64)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
 def add_evidence(
     likelihood,
     seat,
@@ -101,16 +107,52 @@ def add_evidence(
     n_board,
     weights,
 ):
+    """:func:`add_evidence_into` with its own scratch (for the reference engine and tests)."""
+    work = np.zeros((2, max(likelihood.shape[0], 1)), dtype=np.float64)
+    add_evidence_into(
+        likelihood,
+        seat,
+        card,
+        seat_animals,
+        players,
+        neutrals,
+        n_neutrals,
+        votes,
+        board,
+        n_board,
+        weights,
+        work,
+    )
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def add_evidence_into(
+    likelihood,
+    seat,
+    card,
+    seat_animals,
+    players,
+    neutrals,
+    n_neutrals,
+    votes,
+    board,
+    n_board,
+    weights,
+    work,
+):
     """Multiply one vote's evidence about ``seat``'s own animal into ``likelihood`` (a running
-    product indexed by animal, 1.0 at the start of a round).
+    product indexed by animal, 1.0 at the start of a round). ``work``: scratch from
+    :func:`new_evidence_work` (two rows of at least ``n_board``).
 
     For each other voter ``v`` and each candidate ``x`` for ``seat``'s animal:
     ``P(vote of v | x) = w(x)^[v voted for seat] / (S + w(x))`` where ``S`` sums the weights
-    of v's other candidates (all the voters' factors for ``x`` are multiplied first, then
-    divided once). The product is never normalised here (the posterior does that once); when
-    its largest board entry leaves ``[2^-600, 2^600]`` the row is multiplied by a power of
-    two, which is exact and leaves the posterior unchanged. ``seat_animals[seat]`` is never
-    read.
+    of v's other candidates (all the voters' factors for ``x`` are multiplied first, in voter
+    order, then divided once). The denominators are built voter by voter over the whole
+    board (a loop the compiler vectorises) with the same operations in the same order as
+    animal by animal, so the product is bit for bit the same. It is never normalised here
+    (the posterior does that once); when its largest board entry leaves ``[2^-600, 2^600]``
+    the row is multiplied by a power of two, which is exact and leaves the posterior
+    unchanged. ``seat_animals[seat]`` is never read.
     """
     others = 0.0  # every candidate's weight but the seat's own animal (never read)
     for target in range(players):
@@ -118,22 +160,31 @@ def add_evidence(
             others += weights[card, seat_animals[target]]
     for k in range(n_neutrals):
         others += weights[card, neutrals[k]]
+    board_w = work[0]
+    denominator = work[1]
     for i in range(n_board):
-        x = board[i]
-        w = weights[card, x]
-        numerator = 1.0
-        denominator = 1.0
-        for voter in range(players):
-            if voter == seat:
-                continue
-            # S: the voter's other candidates, i.e. all but the voter's and the seat's animal
-            denominator *= others - weights[card, seat_animals[voter]] + w
-            if votes[voter] == seat:
-                numerator *= w
-        likelihood[x] *= numerator / denominator
+        board_w[i] = weights[card, board[i]]
+        denominator[i] = 1.0
+    for_seat = 0  # the voters who voted for ``seat``
+    for voter in range(players):
+        if voter == seat:
+            continue
+        # S: the voter's other candidates, i.e. all but the voter's and the seat's animal
+        rest = others - weights[card, seat_animals[voter]]
+        for i in range(n_board):
+            denominator[i] *= rest + board_w[i]
+        if votes[voter] == seat:
+            for_seat += 1
     top = 0.0
     for i in range(n_board):
-        top = max(top, likelihood[board[i]])
+        w = board_w[i]
+        numerator = 1.0
+        for _ in range(for_seat):
+            numerator *= w
+        x = board[i]
+        value = likelihood[x] * (numerator / denominator[i])
+        likelihood[x] = value
+        top = max(top, value)
     if top > _RESCALE_HIGH or (0.0 < top < _RESCALE_LOW):
         scale = math.ldexp(1.0, -math.frexp(top)[1])
         for i in range(n_board):

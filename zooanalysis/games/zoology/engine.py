@@ -10,7 +10,9 @@ This is the rulebook in code, written to be read and used from a notebook::
 
 A strategy is any object with ``choose_question(observation, rng)``, ``guess(observation,
 rng, free)`` and ``gift(observation, rng)`` (see :class:`Strategy`); it sees an
-:class:`Observation`, which holds only what that player may know: never its own animal.
+:class:`Observation`, which holds only what that player may know: never its own animal. A
+strategy that reads the votes itself (``hears`` true, as ``bounded`` and ``eliminator``) is
+also called ``hear(observation, rng)`` right after every vote, in seat order.
 The numba kernel (``kernel.py``) reproduces this engine exactly, game by game.
 """
 
@@ -26,12 +28,19 @@ from zooanalysis import rng as rng_module
 from zooanalysis.games.zoology.beliefs import add_evidence, cast_votes, posterior
 from zooanalysis.games.zoology.rules import ZoologySettings
 from zooanalysis.games.zoology.strategies import (
+    BOUNDED,
+    MEMORY,
+    MISREAD,
     STRATEGIES,
     choose_question,
+    eliminate,
     gift_target,
     guess_now,
+    misread_votes,
     new_work,
     own_information,
+    perceives,
+    pick_fewest,
     strategy_code,
     strategy_params,
 )
@@ -164,9 +173,37 @@ class Strategy(Protocol):
 
 @dataclass(frozen=True)
 class BuiltinStrategy:
-    """A built-in strategy (``bayes``, ``curious``, ``team``) for the reference engine."""
+    """A built-in strategy (``bayes``, ``curious``, ``team``, ``bounded``, ``eliminator``) for
+    the reference engine.
+
+    ``bounded`` and ``eliminator`` read the votes themselves (:attr:`hears`): the engine calls
+    :meth:`hear` right after each vote, and the strategy keeps the round's votes as it read
+    them in ``heard`` (its private memory; misreads are drawn then, as the kernel does)."""
 
     player: PlayerSpec
+    heard: list = field(default_factory=list, compare=False, repr=False)
+
+    @property
+    def hears(self) -> bool:
+        """Whether the strategy reads (and may misread and forget) the votes itself."""
+        return bool(perceives(strategy_code(self.player)))
+
+    def hear(self, observation: Observation, rng: np.ndarray) -> None:
+        """Read the latest question's votes (the last entry of the round's history)."""
+        if len(observation.history) == 1:  # a new round: nothing heard yet
+            self.heard.clear()
+        votes = np.asarray(observation.history[-1][2], dtype=np.int64)
+        reading = np.zeros(observation.players, dtype=np.int64)
+        misread_votes(
+            strategy_params(self.player)[MISREAD],
+            observation.seat,
+            votes,
+            observation.players,
+            len(observation.neutrals),
+            rng,
+            reading,
+        )
+        self.heard.append(reading)
 
     def choose_question(
         self, observation: Observation, rng: np.ndarray, seat_animals: np.ndarray | None = None
@@ -202,13 +239,87 @@ class BuiltinStrategy:
         return int(index)
 
     def guess(self, observation: Observation, rng: np.ndarray, free: bool) -> int:
-        """The posterior's top animal; in a free window only once it reaches the threshold."""
+        """The posterior's top animal; in a free window only once it reaches the threshold.
+        ``bounded`` and ``eliminator``: from the votes they remember (:meth:`recalled_guess`)."""
+        if self.hears:
+            return self.recalled_guess(observation, rng, free)
         _, top, top_probability = observation.beliefs()
         if free and not guess_now(
             strategy_code(self.player), strategy_params(self.player), top_probability
         ):
             return -1
         return top
+
+    def remembered(self, observation: Observation) -> tuple[np.ndarray, np.ndarray, int]:
+        """(the round's cards, the votes as this player read them, the first one it still
+        remembers): the last ``memory`` questions."""
+        if len(self.heard) != len(observation.history):
+            raise RuntimeError("the engine did not let this strategy hear every vote")
+        cards = np.array([card for _, card, _ in observation.history], dtype=np.int64)
+        heard = np.array(self.heard, dtype=np.int64).reshape(len(cards), observation.players)
+        memory = int(strategy_params(self.player)[MEMORY])
+        return cards, heard, max(0, len(cards) - memory)
+
+    def recalled_guess(
+        self,
+        observation: Observation,
+        rng: np.ndarray,
+        free: bool,
+        seat_animals: np.ndarray | None = None,
+    ) -> int:
+        """The guess of ``bounded`` (its posterior of the remembered votes) or ``eliminator``
+        (at random among the animals with fewest strikes); -1 is "not now" in a free window.
+        ``seat_animals``: as in :meth:`choose_question`."""
+        settings = observation.settings
+        code = strategy_code(self.player)
+        params = strategy_params(self.player)
+        animals, neutrals, board = observation.arrays()
+        if seat_animals is not None:
+            animals = seat_animals
+        cards, heard, first = self.remembered(observation)
+        excluded = observation.excluded()
+        if code == BOUNDED:
+            likelihood = np.ones(len(settings.animals), dtype=np.float64)
+            for t in range(first, len(cards)):
+                add_evidence(
+                    likelihood,
+                    observation.seat,
+                    cards[t],
+                    animals,
+                    observation.players,
+                    neutrals,
+                    len(neutrals),
+                    heard[t],
+                    board,
+                    len(board),
+                    settings.weights,
+                )
+            probs = np.zeros(len(settings.animals), dtype=np.float64)
+            top, top_probability = posterior(likelihood, board, len(board), excluded, probs)
+            if free and not guess_now(code, params, top_probability):
+                return -1
+            return int(top)
+        strikes = np.zeros(len(settings.animals), dtype=np.int64)
+        fewest, count = eliminate(
+            observation.seat,
+            cards,
+            heard,
+            first,
+            len(cards),
+            animals,
+            observation.players,
+            neutrals,
+            len(neutrals),
+            excluded,
+            board,
+            len(board),
+            settings.scores,
+            params[3],
+            strikes,
+        )
+        if count == 0 or (free and count > params[0]):
+            return -1
+        return int(pick_fewest(strikes, fewest, count, excluded, board, len(board), rng))
 
     def gift(self, observation: Observation, rng: np.ndarray) -> int:
         """The teammate still guessing with fewest tokens."""
@@ -278,7 +389,8 @@ class GameRecord:
     """Cooperative: every player guessed their animal."""
     events: list[dict] = field(default_factory=list)
     questions: list[tuple[int, float, bool]] = field(default_factory=list)
-    """Every card played as (card, asker's expected information in nats, no Champion)."""
+    """Every card played as (card, asker's expected information in nats, no Champion); the
+    information is 0.0 unless the settings' ``question_information`` is on."""
     guesses: list[tuple[int, int, int, int, bool, bool]] = field(default_factory=list)
     """Every guess as (seat, true animal, guessed animal, phase, correct, first of the
     player's round)."""
@@ -390,8 +502,10 @@ def ask_question(
     card = hand[index]
     hand[index] = hand[-1]
     hand.pop()
-    probs, _, _ = view.beliefs()
-    information = _own_information(view, card, probs)
+    information = 0.0  # measured only when asked (``question_information``)
+    if settings.question_information:
+        probs, _, _ = view.beliefs()
+        information = _own_information(view, card, probs)
     votes = np.zeros(state.players, dtype=np.int64)
     champion = cast_votes(
         card,
@@ -404,6 +518,9 @@ def ask_question(
         votes,
     )
     state.history.append((asker, card, tuple(int(v) for v in votes)))
+    for seat, strategy in enumerate(strategies):  # players who read the votes themselves
+        if getattr(strategy, "hears", False):
+            strategy.hear(observe(state, seat), stream)
     state.played.append(card)
     record.questions.append((card, information, champion < 0))
     record.events.append(

@@ -20,7 +20,12 @@ import numpy as np
 from numba import njit
 
 from zooanalysis.decisions import count_decision, count_game_decisions
-from zooanalysis.games.zoology.beliefs import add_evidence, cast_votes, posterior, posterior_top
+from zooanalysis.games.zoology.beliefs import (
+    add_evidence_into,
+    cast_votes,
+    posterior,
+    posterior_top,
+)
 from zooanalysis.games.zoology.counts import (
     LEAD_BINS,
     ROUND_BINS,
@@ -32,11 +37,19 @@ from zooanalysis.games.zoology.counts import (
     new_rows,
 )
 from zooanalysis.games.zoology.strategies import (
-    BAYES,
+    BOUNDED,
+    CURIOUS,
+    MEMORY,
+    MISREAD,
+    TEAM,
     choose_question,
+    eliminate,
     gift_target,
     guess_now,
+    misread_votes,
     own_information,
+    perceives,
+    pick_fewest,
 )
 from zooanalysis.outcome import tally_outcome, tally_team_outcome
 from zooanalysis.rng import seed_game, shuffle, uniform
@@ -91,7 +104,7 @@ def play_batch(
         config["cooperative"],
         config["scores"],
         config["weights"],
-        config.get("information", True),
+        config.get("information", False),
         codes,
         params,
         np.uint64(batch_seed),
@@ -126,23 +139,98 @@ def _draw(seat, hands, hand_len, pile, pile_pos, pile_len, discard, discard_len,
     return pile_pos, pile_len, discard_len
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
-def _guess_options(seat, players, seat_animals, neutrals, n_neutrals, removed, board, n_board):
-    """The animals ``seat`` may guess (``engine.guess_options``): on the board, not held by
-    another player or neutral, not removed."""
-    count = 0
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def _guess_options(players, n_neutrals, n_removed, n_board):
+    """The animals a seat may guess (``engine.guess_options``): on the board, not held by
+    another player or neutral, not removed. Counted, not searched: the other seats' and the
+    neutral animals are distinct board animals, and a removed animal (a wrong guess, which
+    the guesser could not see) is held by nobody, so the three sets are disjoint."""
+    return n_board - (players - 1) - n_neutrals - n_removed
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def _exclude(seat, players, seat_animals, neutrals, n_neutrals, removed, board, n_board, excluded):
+    """Mark in ``excluded`` the board animals ``seat`` knows it does not hold."""
     for i in range(n_board):
-        animal = board[i]
-        visible = removed[animal]
-        for t in range(players):
-            if t != seat and seat_animals[t] == animal:
-                visible = True
-        for k in range(n_neutrals):
-            if neutrals[k] == animal:
-                visible = True
-        if not visible:
-            count += 1
-    return count
+        excluded[board[i]] = removed[board[i]]
+    for other in range(players):
+        if other != seat:
+            excluded[seat_animals[other]] = True
+    for k in range(n_neutrals):
+        excluded[neutrals[k]] = True
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _perceiver_guess(
+    seat,
+    free,
+    code,
+    params,
+    players,
+    seat_animals,
+    neutrals,
+    n_neutrals,
+    removed,
+    board,
+    n_board,
+    excluded,
+    cards,
+    n_heard,
+    heard,
+    scores,
+    weights,
+    recall,
+    evidence_work,
+    strikes,
+    rng,
+):
+    """The guess of a ``bounded`` or ``eliminator`` seat from the votes it remembers (the
+    last ``memory`` of the round's ``n_heard`` questions, as it read them: ``heard[t]``);
+    -1 is "not now" in a free window (``free``). The engine's ``BuiltinStrategy.guess``."""
+    _exclude(seat, players, seat_animals, neutrals, n_neutrals, removed, board, n_board, excluded)
+    first = max(0, n_heard - int(params[MEMORY]))
+    if code == BOUNDED:
+        for i in range(n_board):
+            recall[board[i]] = 1.0
+        for t in range(first, n_heard):
+            add_evidence_into(
+                recall,
+                seat,
+                cards[t],
+                seat_animals,
+                players,
+                neutrals,
+                n_neutrals,
+                heard[t],
+                board,
+                n_board,
+                weights,
+                evidence_work,
+            )
+        top, top_p = posterior_top(recall, board, n_board, excluded)
+        if free and not guess_now(code, params, top_p):
+            return -1
+        return top
+    fewest, count = eliminate(
+        seat,
+        cards,
+        heard,
+        first,
+        n_heard,
+        seat_animals,
+        players,
+        neutrals,
+        n_neutrals,
+        excluded,
+        board,
+        n_board,
+        scores,
+        params[3],
+        strikes,
+    )
+    if count == 0 or (free and count > params[0]):
+        return -1
+    return pick_fewest(strikes, fewest, count, excluded, board, n_board, rng)
 
 
 @njit(cache=True, nogil=True, error_model="numpy", inline="always")
@@ -162,13 +250,7 @@ def _beliefs(
 ):
     """Posterior of ``seat`` from its likelihood row; returns (top, probability). Only
     ``full`` fills ``probs``; otherwise just the top and its probability are computed."""
-    for i in range(n_board):
-        excluded[board[i]] = removed[board[i]]
-    for other in range(players):
-        if other != seat:
-            excluded[seat_animals[other]] = True
-    for k in range(n_neutrals):
-        excluded[neutrals[k]] = True
+    _exclude(seat, players, seat_animals, neutrals, n_neutrals, removed, board, n_board, excluded)
     if not full:
         return posterior_top(likelihood[seat], board, n_board, excluded)
     return posterior(likelihood[seat], board, n_board, excluded, probs)
@@ -233,9 +315,11 @@ def _place_guess(
     confusions,
     animal_first_right,
     round_wrong,
+    n_removed,
 ):
     """``seat`` puts a token on ``animal`` and the guess is counted; a wrong guess removes
-    the animal for everyone. Returns whether it was right (the engine's ``place_guess``)."""
+    the animal for everyone (``n_removed[0]`` counts the round's removed animals). Returns
+    whether it was right (the engine's ``place_guess``)."""
     tokens[seat] -= 1
     truth = seat_animals[seat]
     correct = animal == truth
@@ -251,6 +335,8 @@ def _place_guess(
     if not correct:
         confusions[truth, animal] += 1
         round_wrong[seat] += 1
+        if not removed[animal]:
+            n_removed[0] += 1
         removed[animal] = True
     return correct
 
@@ -335,8 +421,14 @@ def _play_batch(
     seat_animals = np.zeros(players, dtype=np.int64)
     neutrals = np.zeros(max(n_neutrals, 1), dtype=np.int64)
     removed = np.zeros(n_animals, dtype=np.bool_)
+    n_removed = np.zeros(1, dtype=np.int64)
     excluded = np.zeros(n_animals, dtype=np.bool_)
     likelihood = np.ones((players, n_animals), dtype=np.float64)
+    evidence_work = np.zeros((2, max(n_animals, 1)), dtype=np.float64)
+    recall = np.zeros(n_animals, dtype=np.float64)  # a bounded seat's remembered likelihood
+    strikes = np.zeros(n_animals, dtype=np.int64)  # an eliminator's strikes
+    # each perceiving seat's reading of every question's votes this round: [turn, seat, voter]
+    heard = np.zeros((max(supply_tokens, 1), players, players), dtype=np.int64)
     probs = np.zeros(n_animals, dtype=np.float64)
     work = np.zeros((6, max(n_animals, players + 8)), dtype=np.float64)  # as new_work
     votes = np.zeros(players, dtype=np.int64)
@@ -398,6 +490,7 @@ def _play_batch(
                 neutrals[k] = deck[players + k]
             for i in range(n_board):
                 removed[board[i]] = False
+            n_removed[0] = 0
             supply = supply_tokens
             played_len = 0
             turn = 0
@@ -405,7 +498,8 @@ def _play_batch(
             # --- questions ---
             while True:
                 asker = (first + turn) % players
-                if with_information or codes[asker] != BAYES:  # bayes picks at random
+                # bayes, bounded and eliminator pick at random: no posterior needed
+                if with_information or codes[asker] == CURIOUS or codes[asker] == TEAM:
                     _beliefs(
                         asker,
                         players,
@@ -463,8 +557,19 @@ def _play_batch(
                 champion = cast_votes(
                     card, seat_animals, players, neutrals, n_neutrals, weights, rng, votes
                 )
+                for s in range(players):  # a perceiving seat reads the votes (and may misread)
+                    if perceives(codes[s]):
+                        misread_votes(
+                            params[s, MISREAD],
+                            s,
+                            votes,
+                            players,
+                            n_neutrals,
+                            rng,
+                            heard[played_len, s],
+                        )
                 for s in range(players):
-                    add_evidence(
+                    add_evidence_into(
                         likelihood[s],
                         s,
                         card,
@@ -476,6 +581,7 @@ def _play_batch(
                         board,
                         n_board,
                         weights,
+                        evidence_work,
                     )
                 played[played_len] = card
                 played_len += 1
@@ -503,25 +609,50 @@ def _play_batch(
                 for step in range(1, players + 1):
                     s = (asker + step) % players
                     if tokens[s] > 0:  # not now, or any animal it may guess
-                        options = 1 + _guess_options(
-                            s, players, seat_animals, neutrals, n_neutrals, removed, board, n_board
-                        )
+                        options = 1 + _guess_options(players, n_neutrals, n_removed[0], n_board)
                         decided += count_decision(options, decision_options)
-                        top, top_p = _beliefs(
-                            s,
-                            players,
-                            seat_animals,
-                            neutrals,
-                            n_neutrals,
-                            removed,
-                            likelihood,
-                            board,
-                            n_board,
-                            excluded,
-                            probs,
-                            False,
-                        )
-                        if guess_now(codes[s], params[s], top_p) and top >= 0:
+                        if perceives(codes[s]):
+                            top = _perceiver_guess(
+                                s,
+                                True,
+                                codes[s],
+                                params[s],
+                                players,
+                                seat_animals,
+                                neutrals,
+                                n_neutrals,
+                                removed,
+                                board,
+                                n_board,
+                                excluded,
+                                played,
+                                played_len,
+                                heard[:, s, :],
+                                scores,
+                                weights,
+                                recall,
+                                evidence_work,
+                                strikes,
+                                rng,
+                            )
+                            ready = top >= 0
+                        else:
+                            top, top_p = _beliefs(
+                                s,
+                                players,
+                                seat_animals,
+                                neutrals,
+                                n_neutrals,
+                                removed,
+                                likelihood,
+                                board,
+                                n_board,
+                                excluded,
+                                probs,
+                                False,
+                            )
+                            ready = guess_now(codes[s], params[s], top_p) and top >= 0
+                        if ready:
                             wanted_seat[n_wanted] = s
                             wanted_animal[n_wanted] = top
                             n_wanted += 1
@@ -548,6 +679,7 @@ def _play_batch(
                         confusions,
                         animal_first_right,
                         round_wrong,
+                        n_removed,
                     ):
                         winners[n_winners] = s
                         n_winners += 1
@@ -582,23 +714,46 @@ def _play_batch(
                         if tokens[s] == 0:
                             finished = True
                             break
-                        options = _guess_options(
-                            s, players, seat_animals, neutrals, n_neutrals, removed, board, n_board
-                        )
+                        options = _guess_options(players, n_neutrals, n_removed[0], n_board)
                         decided += count_decision(options, decision_options)
-                        top, top_p = _beliefs(
-                            s,
-                            players,
-                            seat_animals,
-                            neutrals,
-                            n_neutrals,
-                            removed,
-                            likelihood,
-                            board,
-                            n_board,
-                            excluded,
-                            probs,
-                        )
+                        if perceives(codes[s]):
+                            top = _perceiver_guess(
+                                s,
+                                False,
+                                codes[s],
+                                params[s],
+                                players,
+                                seat_animals,
+                                neutrals,
+                                n_neutrals,
+                                removed,
+                                board,
+                                n_board,
+                                excluded,
+                                played,
+                                played_len,
+                                heard[:, s, :],
+                                scores,
+                                weights,
+                                recall,
+                                evidence_work,
+                                strikes,
+                                rng,
+                            )
+                        else:
+                            top, top_p = _beliefs(
+                                s,
+                                players,
+                                seat_animals,
+                                neutrals,
+                                n_neutrals,
+                                removed,
+                                likelihood,
+                                board,
+                                n_board,
+                                excluded,
+                                probs,
+                            )
                         if top < 0:
                             return 2
                         if _place_guess(
@@ -616,6 +771,7 @@ def _play_batch(
                             confusions,
                             animal_first_right,
                             round_wrong,
+                            n_removed,
                         ):
                             done[s] = True
                             all_done = True
@@ -648,23 +804,46 @@ def _play_batch(
                         if done[s] or tokens[s] == 0:
                             continue
                         anyone = True
-                        options = _guess_options(
-                            s, players, seat_animals, neutrals, n_neutrals, removed, board, n_board
-                        )
+                        options = _guess_options(players, n_neutrals, n_removed[0], n_board)
                         decided += count_decision(options, decision_options)
-                        top, top_p = _beliefs(
-                            s,
-                            players,
-                            seat_animals,
-                            neutrals,
-                            n_neutrals,
-                            removed,
-                            likelihood,
-                            board,
-                            n_board,
-                            excluded,
-                            probs,
-                        )
+                        if perceives(codes[s]):
+                            top = _perceiver_guess(
+                                s,
+                                False,
+                                codes[s],
+                                params[s],
+                                players,
+                                seat_animals,
+                                neutrals,
+                                n_neutrals,
+                                removed,
+                                board,
+                                n_board,
+                                excluded,
+                                played,
+                                played_len,
+                                heard[:, s, :],
+                                scores,
+                                weights,
+                                recall,
+                                evidence_work,
+                                strikes,
+                                rng,
+                            )
+                        else:
+                            top, top_p = _beliefs(
+                                s,
+                                players,
+                                seat_animals,
+                                neutrals,
+                                n_neutrals,
+                                removed,
+                                likelihood,
+                                board,
+                                n_board,
+                                excluded,
+                                probs,
+                            )
                         if top < 0:
                             return 2
                         if _place_guess(
@@ -682,6 +861,7 @@ def _play_batch(
                             confusions,
                             animal_first_right,
                             round_wrong,
+                            n_removed,
                         ):
                             done[s] = True
                             winners[0] = s

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.patches import Patch
 
-from zooanalysis.games.zoology.analysis import ZoologyRun
+from zooanalysis.games.zoology.analysis import NOT_MEASURED, ZoologyRun
 from zooanalysis.games.zoology.data import REGIONS
 from zooanalysis.report.model import (
     Figure,
@@ -244,6 +244,14 @@ def cooperative_section(run: ZoologyRun) -> Section:
         else "This run plays one table; run simulations/zoology-cooperative.toml for "
         "every player count and board combination and the ten achievements."
     )
+    intro += (
+        f" Absolute difficulty depends on assumptions: the perception noise "
+        f"({run.settings.get('perception_noise', 0.25):g} here, an invented number) and the "
+        "player model. bayes, curious and team decode votes with the very model that casts "
+        "them and succeed almost always; bounded-rational players (bounded, eliminator) "
+        "succeed far less often. Read difficulty as curves over both: "
+        "simulations/sweep-zoology-cooperative-*.toml."
+    )
     return Section(
         title="Zoology: cooperative success and achievements",
         intro=intro,
@@ -366,6 +374,9 @@ def achievement_figure(achievements: pd.DataFrame) -> Figure:
 def question_section(run: ZoologyRun) -> Section:
     """Question cards ranked by expected information, with their no-Champion rates."""
     cards = run.question_informativeness(DEALS)
+    measured = run.question_information_measured
+    if "fresh_bits" not in cards and not measured:
+        return _unmeasured_question_section(cards)
     bits = "fresh_bits" if "fresh_bits" in cards else "played_bits"
     best_bits = float(cards[bits].max())
     cards["does_little"] = cards[bits] < LITTLE * best_bits
@@ -493,15 +504,16 @@ def question_section(run: ZoologyRun) -> Section:
             "direction tell the same."
         ),
         findings=findings,
-        figures=[question_figure(cards, bits, basis)],
+        figures=[question_figure(cards, bits, basis, measured)],
         tables=[
             Table(
                 "zoology_question_cards",
                 "Question cards, most informative first",
                 cards,
                 "fresh_bits: expected information at a round's start; played_bits: for the "
-                "asker when played; no_champion_rate: share of plays with a tied vote (95% CI, "
-                "n = plays).",
+                "asker when played"
+                + ("" if measured else f" ({NOT_MEASURED}; empty)")
+                + "; no_champion_rate: share of plays with a tied vote (95% CI, n = plays).",
                 show_rows=70,
                 hidden=("card",),
             ),
@@ -549,7 +561,30 @@ def _information_basis(run: ZoologyRun) -> str:
     return f"at a round's start ({players} players, {boards}; {DEALS} random deals{grid})"
 
 
-def question_figure(cards: pd.DataFrame, bits: str, basis: str) -> Figure:
+def _unmeasured_question_section(cards: pd.DataFrame) -> Section:
+    """The question cards when neither information was measured (the run's data files
+    cannot be read and it did not measure cards as played): plays and ties only."""
+    return Section(
+        title="Zoology: question cards",
+        intro=f"Expected information of the question cards: {NOT_MEASURED}.",
+        findings=[],
+        figures=[],
+        tables=[
+            Table(
+                "zoology_question_cards",
+                "Question cards",
+                cards,
+                f"played_bits: {NOT_MEASURED} (empty); no_champion_rate: share of plays with "
+                "a tied vote (95% CI, n = plays).",
+                show_rows=70,
+                hidden=("card",),
+            )
+        ],
+        definitions={key: DEFINITIONS[key] for key in ("No Champion",)},
+    )
+
+
+def question_figure(cards: pd.DataFrame, bits: str, basis: str, measured: bool = True) -> Figure:
     """Left: expected information per card; right: its no-Champion rate with CI."""
     figure, grid = new_grid(1, 2, MAX_FIGURE_WIDTH, 1.2 + 0.16 * len(cards))
     left, right = grid[0]
@@ -560,7 +595,7 @@ def question_figure(cards: pd.DataFrame, bits: str, basis: str) -> Figure:
         Patch(color=PALETTE[0], label="at a round's start" if bits == "fresh_bits" else bits),
         Patch(color=PALETTE[1], label="does little"),
     ]
-    if bits == "fresh_bits":
+    if bits == "fresh_bits" and measured:
         handles.append(
             left.scatter(cards["played_bits"], positions, s=8, color="black", zorder=3,
                          label="for the asker, when played")
@@ -592,7 +627,12 @@ def question_figure(cards: pd.DataFrame, bits: str, basis: str) -> Figure:
         "Question cards: information and ties",
         figure,
         f"Left: expected information {basis} (bars; orange: the card does little) and for "
-        "the asker when the card was played (dots). Right: share of plays whose vote tied "
+        + (
+            "the asker when the card was played (dots). "
+            if measured
+            else f"the asker when the card was played: {NOT_MEASURED}. "
+        )
+        + "Right: share of plays whose vote tied "
         f"(95% Wilson intervals); dashed: the whole deck, {percent(total)}.",
     )
 

@@ -84,6 +84,12 @@ class ZoologySettings:
     """The animal table (empty: the shipped data/animals.csv)."""
     questions_file: str = ""
     """The question deck (empty: the shipped data/questions.toml)."""
+    question_information: bool = False
+    """Measure each played card's expected information about the asker's own animal (the
+    questions table's ``information_nats``, the report's "bits when played"). Off by default:
+    it is the costliest statistic of a game (no strategy's play depends on it; ``curious``
+    and ``team`` compute what they need to choose a card either way); off, those numbers say
+    "not measured"."""
     void_questions: str = "leave_out"
     """A card whose condition no animal on the boards in play meets ("Who lives in the
     desert?" on the primary board) would be a plain superlative in disguise: "leave_out" plays
@@ -230,6 +236,7 @@ def settings_from_table(table: Mapping[str, Any]) -> ZoologySettings:
             "guess_after_first_turns",
             "gift_token",
             "cooperative_grid",
+            "question_information",
         ):
             values[key] = _boolean(value, key)
         elif key == "guess_tokens":

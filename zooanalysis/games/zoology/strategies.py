@@ -8,6 +8,13 @@ its hand and the token counts):
 * whether to guess now, in the competitive game's free-guess windows (``guess_now``);
   the guess itself is always the posterior's top animal;
 * in the cooperative game, which teammate gets a leftover token (``gift_target``).
+
+``bayes``, ``curious`` and ``team`` decode every vote with the very model that generates
+them, so they are as good as a player can be. ``bounded`` and ``eliminator`` are
+bounded-rational players: they remember only the last ``memory`` questions' votes, misread
+each vote of another player with chance ``misread`` (drawn when the votes are cast,
+``misread_votes``), and ``eliminator`` keeps no posterior at all: it strikes out the animals
+a remembered vote contradicts (``eliminate``) and guesses among those with fewest strikes.
 """
 
 from __future__ import annotations
@@ -16,16 +23,49 @@ import numpy as np
 from numba import njit
 
 from zooanalysis.games.zoology.beliefs import vote_information
-from zooanalysis.rng import below
+from zooanalysis.rng import below, uniform
 from zooanalysis.strategy_spec import ParamSpec, PlayerSpec, StrategyInfo, params_array
 
 BAYES = 0
 CURIOUS = 1
 TEAM = 2
-MAX_PARAMS = 2
+BOUNDED = 3
+ELIMINATOR = 4
+MAX_PARAMS = 4
+MEMORY = 1
+"""Index of ``memory`` in the parameters of ``bounded`` and ``eliminator``."""
+MISREAD = 2
+"""Index of ``misread`` in the parameters of ``bounded`` and ``eliminator``."""
+MAX_MEMORY = 1000
 
 _GUESS = ParamSpec(
     "guess", 0.8, 0.0, 1.0, "guess when its posterior's top animal reaches this probability"
+)
+
+_MEMORY_HELP = (
+    "how many of the round's most recent questions' votes it remembers (older votes are "
+    "forgotten; {max} is every vote of a round)"
+)
+
+
+def _memory(default: int) -> ParamSpec:
+    return ParamSpec(
+        "memory",
+        default,
+        1,
+        MAX_MEMORY,
+        _MEMORY_HELP.format(max=MAX_MEMORY),
+        integer=True,
+    )
+
+
+_MISREAD = ParamSpec(
+    "misread",
+    0.05,
+    0.0,
+    0.5,
+    "chance of misreading each vote of another player (it then remembers a vote for one of "
+    "that voter's other candidates, each as likely)",
 )
 
 STRATEGIES: dict[str, StrategyInfo] = {
@@ -50,8 +90,50 @@ STRATEGIES: dict[str, StrategyInfo] = {
         "guessing with fewest tokens. Guesses like bayes.",
         (_GUESS,),
     ),
+    "bounded": StrategyInfo(
+        "bounded",
+        "A bounded-rational bayes: plays a random question card; keeps the Bayesian "
+        "posterior of only the last `memory` questions' votes, each vote of another player "
+        "misread with chance `misread`; guesses its top animal once that reaches `guess`.",
+        (_GUESS, _memory(5), _MISREAD),
+    ),
+    "eliminator": StrategyInfo(
+        "eliminator",
+        "No posterior: plays a random question card; strikes out every animal a remembered "
+        "vote contradicts (a voter chose it over an animal that scores more than `tolerance` "
+        "better, or passed it over for one that scores more than `tolerance` worse, in units "
+        "of the perception noise) and guesses at random among the animals with fewest "
+        "strikes, in a free window once at most `guess_at` are left. Remembers and misreads "
+        "votes as bounded does.",
+        (
+            ParamSpec(
+                "guess_at",
+                1,
+                1,
+                40,
+                "free guess once at most this many animals have the fewest strikes",
+                integer=True,
+            ),
+            _memory(MAX_MEMORY),
+            _MISREAD,
+            ParamSpec(
+                "tolerance",
+                1.0,
+                0.0,
+                20.0,
+                "how much better (in units of the perception noise) an animal passed over "
+                "must score before the vote counts against it",
+            ),
+        ),
+    ),
 }
-STRATEGY_CODES = {"bayes": BAYES, "curious": CURIOUS, "team": TEAM}
+STRATEGY_CODES = {
+    "bayes": BAYES,
+    "curious": CURIOUS,
+    "team": TEAM,
+    "bounded": BOUNDED,
+    "eliminator": ELIMINATOR,
+}
 
 
 def strategy_code(player: PlayerSpec) -> int:
@@ -220,7 +302,7 @@ def choose_question(
 ):
     """The hand index of the card to play. ``work`` is scratch from :func:`new_work`;
     ``seat_animals[seat]`` is never read."""
-    if code == BAYES:
+    if code == BAYES or code == BOUNDED or code == ELIMINATOR:
         return below(rng, hand_len)
     best = 0
     best_value = -1.0
@@ -261,6 +343,114 @@ def choose_question(
             best_value = value
             best = index
     return best
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def perceives(code):
+    """Whether the strategy reads the votes itself (and may misread and forget them)."""
+    return code == BOUNDED or code == ELIMINATOR
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def misread_votes(misread, seat, votes, players, n_neutrals, rng, perceived):
+    """The votes as ``seat`` reads them into ``perceived``: each other voter's vote is
+    misread with chance ``misread`` (one uniform per such voter, none when ``misread`` is
+    0) as one of that voter's other candidates, each as likely (one more draw; none if it
+    has no other candidate). Its own vote it knows. Reads only the public votes."""
+    candidates = players - 1 + n_neutrals  # every voter's: all targets but itself
+    for voter in range(players):
+        perceived[voter] = votes[voter]
+        if voter == seat or misread <= 0.0:
+            continue
+        if uniform(rng) < misread and candidates > 1:
+            skip = below(rng, candidates - 1)
+            for target in range(players + n_neutrals):
+                if target == voter or target == votes[voter]:
+                    continue
+                if skip == 0:
+                    perceived[voter] = target
+                    break
+                skip -= 1
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def eliminate(
+    seat,
+    cards,
+    perceived,
+    first,
+    last,
+    seat_animals,
+    players,
+    neutrals,
+    n_neutrals,
+    excluded,
+    board,
+    n_board,
+    scores,
+    tolerance,
+    strikes,
+):
+    """``eliminator``'s strikes: for every animal ``x`` ``seat`` cannot rule out, how many of
+    the remembered votes (questions ``first .. last - 1``: ``cards[t]`` and ``seat``'s reading
+    ``perceived[t]``) contradict "my animal is ``x``". A voter who chose ``seat`` contradicts
+    ``x`` when one of its other candidates scores more than ``tolerance`` above ``x``; a voter
+    who chose another target contradicts ``x`` when ``x`` scores more than ``tolerance``
+    above that target's animal. Scores are in units of the perception noise.
+
+    Returns (the fewest strikes, how many animals have them); ``seat_animals[seat]`` is
+    never read."""
+    for i in range(n_board):
+        strikes[board[i]] = 0
+    for t in range(first, last):
+        card = cards[t]
+        for voter in range(players):
+            if voter == seat:
+                continue
+            chosen = perceived[t, voter]
+            if chosen == seat:
+                best = -np.inf  # the voter's best other candidate
+                for target in range(players):
+                    if target != voter and target != seat:
+                        best = max(best, scores[card, seat_animals[target]])
+                for k in range(n_neutrals):
+                    best = max(best, scores[card, neutrals[k]])
+                for i in range(n_board):
+                    x = board[i]
+                    if not excluded[x] and scores[card, x] + tolerance < best:
+                        strikes[x] += 1
+            else:
+                animal = seat_animals[chosen] if chosen < players else neutrals[chosen - players]
+                bar = scores[card, animal] + tolerance
+                for i in range(n_board):
+                    x = board[i]
+                    if not excluded[x] and scores[card, x] > bar:
+                        strikes[x] += 1
+    fewest = -1
+    count = 0
+    for i in range(n_board):
+        x = board[i]
+        if excluded[x]:
+            continue
+        if fewest < 0 or strikes[x] < fewest:
+            fewest = strikes[x]
+            count = 1
+        elif strikes[x] == fewest:
+            count += 1
+    return fewest, count
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def pick_fewest(strikes, fewest, count, excluded, board, n_board, rng):
+    """One of the ``count`` animals with ``fewest`` strikes, each as likely (one draw)."""
+    skip = below(rng, count)
+    for i in range(n_board):
+        x = board[i]
+        if not excluded[x] and strikes[x] == fewest:
+            if skip == 0:
+                return x
+            skip -= 1
+    return -1
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
