@@ -25,7 +25,9 @@ def big_two_run(out: Path, *args: object) -> BigTwoRun:
 @pytest.fixture(scope="module")
 def base(tmp_path_factory: pytest.TempPathFactory) -> tuple[BigTwoRun, Path]:
     folder = tmp_path_factory.mktemp("bigtwo")
-    run = big_two_run(folder / "run", "--games", GAMES, "--seed", 4, "--batch-size", 700)
+    # the default before issue 18: three strategies, for the analyses by strategy
+    run = big_two_run(folder / "run", "--players", "control,greedy,random,random", "--games",
+                      GAMES, "--seed", 4, "--batch-size", 700)  # fmt: skip
     assert zoosim("report", folder / "run", "-o", folder / "report") == 0
     return run, folder / "report"
 

@@ -167,8 +167,9 @@ def test_cooperative_grid_is_the_same_for_any_number_of_workers(tmp_path: Path) 
 
 def test_rotated_seats_play_every_deal_in_every_seating(tmp_path: Path) -> None:
     out = cli_run(
-        tmp_path / "rotated", "--game", "zoology", "--games", 600, "--rotate-seats", "--jobs", 1
-    )
+        tmp_path / "rotated", "--game", "zoology", "--players", "curious,curious,bayes,bayes",
+        "--games", 600, "--rotate-seats", "--jobs", 1,
+    )  # fmt: skip
     run = zooanalysis.load_run(out)
     assert run.rotated and run.games_played == 2400
     rates = run.win_rates("strategy")

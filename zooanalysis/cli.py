@@ -697,6 +697,7 @@ def field(
     epilog=examples(
         "zoosim exploit runs/field-bluff --games 2e5",
         "zoosim exploit runs/field-bluff --strategies bayes --targets mix,cautious",
+        "zoosim exploit runs/field-hearts --against safe,bold,safe,random --games 2e4",
     )
 )
 def exploit(
@@ -718,7 +719,18 @@ def exploit(
             help=with_default(
                 "What to exploit: mix (the equilibrium) and/or population strategies, "
                 "comma-separated.",
-                "mix and every population strategy",
+                "mix and every population strategy (none with --against)",
+            ),
+        ),
+    ] = None,
+    against: Annotated[
+        str | None,
+        typer.Option(
+            "--against",
+            help=with_default(
+                "A lineup to exploit: a best response takes each of its seats in turn, the "
+                "others keep theirs; gain over the fair share 1/seats.",
+                "no lineup",
             ),
         ),
     ] = None,
@@ -741,7 +753,14 @@ def exploit(
     ] = None,
 ) -> None:
     """How much a searched best response gains against a field's mix and its strategies."""
-    from zooanalysis.exploit import ExploitRequest, families_of, run_exploit, targets_of
+    from zooanalysis.exploit import (
+        ExploitRequest,
+        families_of,
+        lineup_targets,
+        run_exploit,
+        targets_of,
+        with_players,
+    )
     from zooanalysis.field import FieldResult
     from zooanalysis.field_setup import check_seats
     from zooanalysis.loading import load_run
@@ -754,7 +773,17 @@ def exploit(
     population = parse_lineup(",".join(field.manifest["population"]), game.strategies)
     base = game.settings_from_table(field.manifest["settings"])
     settings = check_seats(game, base, population, int(field.manifest["seats"]))
-    chosen = targets_of(field, game, targets)
+    chosen = targets_of(field, game, targets) if targets is not None or against is None else []
+    if against is not None:
+        lineup = parse_lineup(against, game.strategies, "--against")
+        seats = int(field.manifest["seats"])
+        if len(lineup) != seats:
+            raise UserError(
+                f"--against: {against!r} has {len(lineup)} seats; the field plays {seats}, "
+                "give a lineup of that many"
+            )
+        population = with_players(population, lineup)
+        chosen += lineup_targets(lineup, population)
     if out is not None:
         check_new_run_path(out)
     request = ExploitRequest(

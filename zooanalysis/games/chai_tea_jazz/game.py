@@ -41,7 +41,7 @@ class ChaiGame(Game):
     strategies = STRATEGIES
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
-    default_lineup = "tracker,greedy,random"
+    default_lineup = "tracker,tracker,tracker"
     histogram_tops = MappingProxyType({"rounds": ROUND_BINS - 1, "points": GP_OFFSET})
 
     def settings_from_table(self, table: Mapping[str, Any]) -> ChaiSettings:

@@ -39,7 +39,7 @@ class HeartsGame(Game):
     strategies = STRATEGIES
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
-    default_lineup = "safe,bold,safe,random"
+    default_lineup = "bold,bold,bold,bold"
     histogram_tops = MappingProxyType({"hands": HANDS_BINS - 1})
     exhibit = "zooanalysis.games.hearts.exhibit"
     """The Through the Zoo exhibit module (``play_exhibit``, ``exhibit_round``)."""

@@ -43,7 +43,7 @@ class LuckyLionsGame(Game):
     strategies = STRATEGIES
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
-    default_lineup = "greedy,greedy,random,random"
+    default_lineup = "greedy,greedy,greedy,greedy"
     histogram_tops = MappingProxyType(
         {"turns": TURN_BINS - 1, "points": POINT_BINS - 1, "cards_won": CARDS_WON_BINS - 1}
     )

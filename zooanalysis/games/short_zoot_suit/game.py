@@ -40,7 +40,7 @@ class ZootGame(Game):
     strategies = STRATEGIES
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
-    default_lineup = "balanced,void,late,random"
+    default_lineup = "void,void,void,void"
     histogram_tops = MappingProxyType(
         {"game_tricks": GAME_TRICK_BINS - 1, "points": POINT_BINS - 1}
     )
