@@ -28,6 +28,7 @@ from zooanalysis.cards.encoding import JOKER, N_SUITS, NO_SUIT
 from zooanalysis.cards.follow import MUST_NOT_FOLLOW_STRICT, declarable_suit_set
 from zooanalysis.cards.orders import ACES_HIGH, NUMERIC, UP, weakest_of_each_suit
 from zooanalysis.cards.tricks import highest_positions, latest_position
+from zooanalysis.decisions import GAME_BINS, OPTION_BINS
 from zooanalysis.games.dodgeball.counts import (
     EV_ALLSTAR,
     EV_BLOCK,
@@ -158,8 +159,9 @@ N_NUMS = 12
     O_ALLSTARS_0,
     O_ALLSTARS_1,
     O_STATUS,
-) = range(12)
-N_OUT = 12
+    O_DECIDED,
+) = range(13)
+N_OUT = 13
 
 OK = 0
 ILLEGAL = 1
@@ -395,6 +397,7 @@ def play_round(
     spare,
     spare_nums,
     extra,
+    decision_options,
 ):
     """Play one round from dealt cards (``deal_round``): the setup decisions, then tricks
     until a seat cannot play, as ``engine.play_round``, draw for draw.
@@ -406,7 +409,9 @@ def play_round(
     its player's); ``masks``/``view``/``trick``/``spare``/``spare_nums`` are scratch.
     ``extra`` (int64, ``N_CARDS x N_EXTRA``) counts further copies of a face at one place,
     which only personal decks (Through the Zoo) make; the round starts it at zero, so the
-    dealt hands hold one copy of each face.
+    dealt hands hold one copy of each face. Every decision (``engine``'s **Decisions**) is
+    counted into ``decision_options`` by its legal options; ``out[O_DECIDED]`` receives the
+    round's real decisions (two options or more).
 
     Written as one function on purpose: numba increfs every array argument of every call,
     so the hot paths (the random strategy, playing a card) call nothing that takes arrays
@@ -424,6 +429,9 @@ def play_round(
     nums[S_TIMEOUTS + 1] = rules[R_TIMEOUTS]
     cards[C_SEEN] = EMPTY
     setup_seats = 2 if two_player else SEATS
+    n_ranks = count_faces(np.uint64(ranks))
+    top_bin = OPTION_BINS - 1
+    decided = 0  # real decisions this round (zooanalysis.decisions)
 
     # ---- setup: bench (all decide on their own hands, then the cards move) ----
     for seat in range(SEATS):
@@ -436,6 +444,8 @@ def play_round(
             n = count_faces(hand) + stars
             if n == 0:
                 break
+            decision_options[min(n, top_bin)] += 1
+            decided += n > 1
             if n == 1:
                 card = nth_card(hand, stars, 0)
             else:
@@ -504,6 +514,8 @@ def play_round(
                 n = count_faces(hand) + stars
                 if n == 0:
                     break
+                decision_options[min(n, top_bin)] += 1
+                decided += n > 1
                 if n == 1:
                     card = nth_card(hand, stars, 0)
                 else:
@@ -575,6 +587,9 @@ def play_round(
                 code = codes[seat]
                 hand, stars = cards[C_HAND + seat], nums[S_STARS + seat]
                 dummy_hand, dummy_stars = cards[C_HAND + dummy], nums[S_STARS + dummy]
+                n = 1 + (count_faces(hand) + stars) * (count_faces(dummy_hand) + dummy_stars)
+                decision_options[min(n, top_bin)] += 1
+                decided += n > 1
                 if code == RANDOM:
                     give, take = random_choice(
                         DUMMY_EXCHANGE,
@@ -643,6 +658,8 @@ def play_round(
                 if (two_player and caller >= 2) or nums[S_TIMEOUTS + (caller & 1)] == 0:
                     continue
                 code = codes[caller % players]
+                decision_options[2] += 1  # call a timeout or not
+                decided += 1
                 if code == RANDOM:
                     call, _ = random_choice(
                         CALL_TIMEOUT,
@@ -698,6 +715,9 @@ def play_round(
                     hand, stars = cards[C_HAND + seat], nums[S_STARS + seat]
                     bench, bench_stars = cards[C_BENCH + team], nums[S_BENCH_STARS + team]
                     if count_faces(hand) + stars > 0 and count_faces(bench) + bench_stars > 0:
+                        n = 1 + count_faces(hand) + stars
+                        decision_options[min(n, top_bin)] += 1
+                        decided += 1
                         code = codes[seat % players]
                         if code == RANDOM:
                             card, _ = random_choice(
@@ -771,6 +791,8 @@ def play_round(
                             _remove(cards, extra, C_FACE_DOWN + team, card)
                         _give(seat, card, cards, nums, extra)
                         continue
+                    decision_options[min(n, top_bin)] += 1
+                    decided += n > 1
                     if n == 1:
                         take = nth_card(bench, bench_stars, 0)
                     else:
@@ -849,8 +871,11 @@ def play_round(
                 out[O_REASON] = EMPTY_HAND if hand == EMPTY and stars == 0 else CANNOT_FOLLOW
                 out[O_POSITION] = position
                 out[O_TRICKS] = trick_index
+                out[O_DECIDED] = decided
                 seat_events[seat, EV_CANNOT] += 1
                 return
+            decision_options[min(n_legal + jokers, top_bin)] += 1
+            decided += n_legal + jokers > 1
             if n_legal == 1 and jokers == 0 and (ringers == 0 or legal & RINGER_FACES == EMPTY):
                 card = lowest_face(legal)
                 declared = card
@@ -909,11 +934,18 @@ def play_round(
                         return
                     out[O_ALLSTARS_0 + (seat & 1)] += 1
                     seat_events[seat, EV_ALLSTAR] += 1
+                    # its declaration: any declarable suit x any rank
+                    n = count_faces(np.uint64(suits)) * n_ranks
+                    decision_options[min(n, top_bin)] += 1
+                    decided += n > 1
                 elif not _holds(legal, 0, card) or not (
                     declared == card or (ringers != 0 and card & 15 == 0 and declared == card + 14)
                 ):
                     out[O_STATUS] = ILLEGAL
                     return
+                elif ringers != 0 and card & 15 == 0:  # a Ringer's declaration: 0 or 14
+                    decision_options[2] += 1
+                    decided += 1
             if card == JOKER:
                 nums[S_STARS + seat] -= 1
             else:
@@ -936,6 +968,8 @@ def play_round(
         elif opponents == 0:  # block: the blocking team picks the leader
             blocker = (leader + latest) & 3
             code = codes[blocker % players]
+            decision_options[2] += 1  # the blocker or its partner leads
+            decided += 1
             if code == RANDOM:
                 choice, _ = random_choice(
                     BLOCK_LEADER,
@@ -994,10 +1028,14 @@ def play_round(
             hand, stars = cards[C_HAND + bencher], nums[S_STARS + bencher]
             if hand == EMPTY:
                 if stars > 0:  # only All-Stars left: one goes to the bench
+                    decision_options[1] += 1
                     nums[S_STARS + bencher] -= 1
                     nums[S_BENCH_STARS + team] += 1
             else:
                 choices = bench_choice_mask(hand, order, rules[R_RINGER_BENCH])
+                n = count_faces(choices)
+                decision_options[min(n, top_bin)] += 1
+                decided += n > 1
                 if choices & (choices - _ONE) == EMPTY:
                     card = lowest_face(choices)
                 else:
@@ -1054,6 +1092,9 @@ def play_round(
             team = catcher & 1
             bench, bench_stars = cards[C_BENCH + team], nums[S_BENCH_STARS + team]
             if rules[R_BRING_BACK] != 0 and count_faces(bench) + bench_stars > 0:
+                n = 2 * (count_faces(bench) + bench_stars)  # a card, to either partner
+                decision_options[min(n, top_bin)] += 1
+                decided += 1
                 code = codes[catcher % players]
                 if code == RANDOM:
                     card, receiver = random_choice(
@@ -1204,6 +1245,8 @@ def play_batch(
         rows["row_winner"],
         totals["win_ties"],
         totals["margins"],
+        totals["decision_options"],
+        totals["game_decisions"],
     )
     if status != OK:
         raise RuntimeError("kernel stopped: a strategy made an illegal choice")
@@ -1242,6 +1285,8 @@ def _play_batch(
     row_winner,
     win_ties,
     margins,
+    decision_options,
+    game_decisions,
 ):
     players = codes.shape[0]
     write_rows = row_rounds.shape[0] > 0
@@ -1272,6 +1317,7 @@ def _play_batch(
         tricks = 0
         last_leader, lead_changes = -1, 0
         streak_leader, streak_start = -2, 0
+        decided = 0  # real decisions this match (zooanalysis.decisions)
         while True:
             deal_round(
                 rules, deck, template, ringer_deck, ringer_template, stream, cards, nums, under
@@ -1293,9 +1339,11 @@ def _play_batch(
                 spare,
                 spare_nums,
                 extra,
+                decision_options,
             )
             if out[O_STATUS] != OK:
                 return ILLEGAL
+            decided += out[O_DECIDED]
             loser = out[O_LOSER]
             winner = 1 - (loser & 1)
             round_ends[
@@ -1337,6 +1385,7 @@ def _play_batch(
             points_sum[seat] += team_points
             points_squares[seat] += team_points * team_points
         rounds_hist[min(rounds, ROUND_BINS - 1)] += 1
+        game_decisions[min(decided, GAME_BINS - 1)] += 1
         match_tricks_hist[min(tricks, match_tricks_hist.shape[0] - 1)] += 1
         lead_changes_hist[min(lead_changes, LEAD_CHANGE_BINS - 1)] += 1
         settled_hist[min(SETTLED_BINS - 1, (SETTLED_BINS * streak_start) // rounds)] += 1
