@@ -108,8 +108,10 @@ def exhibit_round(rules, hands, start_seat, codes, params, stream, identical, st
         cards[kernel.C_HAND + seat] = hands[seat]
     for team in range(2):
         nums[kernel.S_BENCH_STARS + team] = rules[kernel.R_ALLSTARS]
-    kernel.play_round(rules, codes, params, stream, start_seat, cards, nums, under, seat_events,
-                      out, masks, view, trick, spare, spare_nums, extra, decision_options)
+    stream[0] = kernel.play_round(
+        rules, codes, params, stream[0], start_seat, cards, nums, under, seat_events, out, masks,
+        view, trick, spare, spare_nums, extra, decision_options,
+    )
     if out[kernel.O_STATUS] != kernel.OK:
         raise RuntimeError("Dodgeball exhibit: a strategy made an illegal choice")
     winner = 1 - (out[kernel.O_LOSER] & 1)
