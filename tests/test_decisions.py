@@ -37,8 +37,8 @@ from zooanalysis.games.through_the_zoo.engine import mulligan_options
 from zooanalysis.games.through_the_zoo.kernel import _mulligan_options
 from zooanalysis.report.build import report_document
 
-COUNTED = ("big-two", "bluff", "bug-house", "chai-tea-jazz", "hearts", "short-zoot-suit",
-           "through-the-zoo", "zoology")
+COUNTED = ("big-two", "bluff", "bug-house", "chai-tea-jazz", "dodgeball", "hearts",
+           "short-zoot-suit", "through-the-zoo", "zoology")
 """The games whose kernels count their decisions so far."""
 
 

@@ -125,6 +125,9 @@ def test_getting_hit_example() -> None:
     assert sorted(state.benches[1]) == sorted([ALLSTAR_1, parse_card("3C")])
     assert leader == 3, "the hit player leads the next trick"
     assert parse_card("3C") not in state.hands[3]
+    # decisions: Peter 5S or KS, White 6C or 2D, Kate 3D or QH, Blazer 7H or 8H; Blazer's
+    # bench card one of the four lowest
+    assert state.decisions == [2, 2, 2, 2, 4]
 
 
 def test_a_hit_player_may_not_bench_a_card_that_is_not_its_suits_lowest() -> None:
@@ -160,6 +163,7 @@ def test_blocked_example() -> None:
     assert state.benches == benches_before, "nobody sends a card to the bench"
     assert leader == 1, "Justin (Gordon's partner) leads"
     assert [len(hand) for hand in state.hands] == [1, 1, 1, 1]
+    assert state.decisions == [2, 2, 2, 2, 2], "four cards of two, then who leads: 2"
 
 
 # --- Catching -------------------------------------------------------------------------------
@@ -189,6 +193,9 @@ def test_catching_example_one() -> None:
     assert parse_card("QS") in state.hands[1], "the catching team's partner takes it"
     assert parse_card("QS") not in state.benches[1]
     assert leader == 0, "Fran leads the next trick"
+    # Fran any of 3 cards, the others 2 each; Fran benches 2S or 9C (each suit's lowest);
+    # the catching team brings back the All-Star or QS, to Dwight or Steve: 2 x 2
+    assert state.decisions == [3, 2, 2, 2, 2, 4]
 
 
 def test_catching_example_two() -> None:
@@ -211,6 +218,9 @@ def test_catching_example_two() -> None:
     assert state.hands[3] == sorted(parse_cards("9C JOKER#2")), "Pepper takes a bench card"
     assert state.benches[1] == [], "the catching team's bench gave it up"
     assert leader == 2, "Me'Shell leads the next trick"
+    # Me'Shell's only card goes to the bench: forced (1 option, not asked); the bench's
+    # only card, the All-Star, to Pepper or Cotton: 2
+    assert state.decisions == [2, 2, 2, 2, 1, 2]
 
 
 def test_all_stars_example_and_a_catch_with_an_all_star() -> None:
@@ -234,6 +244,9 @@ def test_all_stars_example_and_a_catch_with_an_all_star() -> None:
     leader = resolve_trick(state, strategies, STREAM, result)
     assert result.catches == [(2, 1)] and leader == 1
     assert state.benches[0] == [], "team 0's bench was empty: nothing to bring back"
+    # Chuck: 3H or the All-Star (2), then its declaration: Clubs or Hearts x 13 ranks (26);
+    # David benches 2D or 4S; no bring-back decision with an empty bench
+    assert state.decisions == [2, 2, 2, 26, 2, 2]
 
 
 def test_an_all_star_may_not_be_declared_as_a_suit_in_the_trick() -> None:
@@ -278,6 +291,38 @@ def test_an_all_star_always_finds_a_suit() -> None:
     assert legal == [ALLSTAR_0] and suits == [3], "only as a Spade"
 
 
+def test_the_decisions_of_ringers_and_a_forced_all_star() -> None:
+    """A Ringer is one card among the legal ones and then declared 0 or 14 (2); an
+    All-Star that is the only legal card is a forced play, then declared as the one suit
+    left (Spades) at any rank, 0-14 with Ringers (15); a lone legal card is forced (1)."""
+    rules = DodgeballSettings(ringers=True)
+    state = state_with(["7H", "0D 5D", "4C", "JOKER 2H 3D 9C"], rules=rules)
+    _, strategies = one_script([
+        (PLAY, 1, "0D", "14D"), (PLAY, 3, JOKER, "KS"),
+    ])
+    result = RoundResult(start_seat=0)
+    assert not play_trick(state, strategies, 0, STREAM, result)
+    assert state.decisions == [1, 2, 2, 1, 1, 15]
+    assert engine.allstar_declarations(rules, [3]) == 15
+    assert engine.allstar_declarations(DodgeballSettings(), [0, 1, 2, 3]) == 52
+    assert engine.allstar_declarations(DodgeballSettings(ranks=tuple(range(1, 8))), [1]) == 7
+
+
+def test_a_matchs_decisions_are_its_rounds_in_order() -> None:
+    """Every round begins with the setup (4 x 13 bench options, 4 x 12 pass options), then
+    the leader is asked first whether to call a timeout (2); a match's decisions are its
+    rounds' in order, and a round ends with no decision for the player who cannot play."""
+    record = engine.play_game(DodgeballSettings(), engine.lineup("random*4"), 5, 0)
+    for result in record.rounds:
+        assert result.decisions[:9] == [13] * 4 + [12] * 4 + [2]
+        assert len(result.decisions) >= 8 + 4 * result.tricks + result.position
+    assert record.decisions == [d for result in record.rounds for d in result.decisions]
+    heuristic = engine.play_game(DodgeballSettings(), engine.lineup("dodger*4"), 5, 0)
+    # dodgers never call a timeout: every player is asked before every trick (2 each)
+    for result in heuristic.rounds:
+        assert result.decisions.count(2) >= 4 * (result.tricks + 1)
+
+
 # --- Timeouts -------------------------------------------------------------------------------
 
 
@@ -306,6 +351,9 @@ def test_timeouts_example() -> None:
     assert state.benches[1] == sorted([ALLSTAR_1, parse_card("QD")])
     assert result.exchanges == [0, 2, 3], "in play order from the caller"
     state.check_cards()
+    # placing: no exchange or either hand card (3 each); taking: the All-Star or 5C (2),
+    # the partner then only 5C (forced), the opponent the All-Star or 2H (2)
+    assert state.decisions == [3, 3, 3, 3, 2, 1, 2]
 
 
 def test_face_down_cards_cannot_be_taken_in_a_timeout() -> None:
@@ -369,6 +417,7 @@ def test_four_player_setup() -> None:
     assert [len(hand) for hand in state.hands] == [12] * 4
     assert [len(bench) for bench in state.benches] == [3, 3]
     state.check_cards()
+    assert state.decisions == [13] * 4 + [12] * 4, "bench any of 13 cards, pass any of 12"
 
 
 def test_two_player_setup_and_dummies() -> None:
@@ -410,6 +459,9 @@ def test_two_player_setup_and_dummies() -> None:
     assert len(state.hands[2]) == 7 and len(state.under[2]) == 5
     assert result.setup_exchanges == [0]
     state.check_cards()
+    # each player benches one of 12 cards, then exchanges none or any of its 11 cards for
+    # any of its dummy's 6 face-up cards: 1 + 11 x 6
+    assert state.decisions == [12, 12, 67, 67]
 
 
 def test_two_player_play_order_and_flips() -> None:

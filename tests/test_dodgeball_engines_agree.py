@@ -93,6 +93,12 @@ def test_kernel_equals_reference_engine(rules, lineup, seed, games) -> None:
     assert totals["win_ties"][:, winners].sum() == winners * games, "partners share a win"
     margins = np.nonzero(totals["margins"])[0]
     assert set(margins) <= set(range(1, rules.match_points + 1)), "margins are in rounds"
+    # decisions (both engines' arrays compared above): every match counted once, every card
+    # played one decision at least (a declared All-Star or Ringer adds one), real choices
+    options, per_game = totals["decision_options"], totals["game_decisions"]
+    assert per_game.sum() == games and options[2:].sum() > 0
+    tricks = int(rows["row_tricks"].sum())
+    assert options.sum() >= 4 * tricks + totals["round_ends"][:, :, 1:].sum()
 
 
 def test_the_cases_reach_the_rare_branches() -> None:

@@ -83,7 +83,12 @@ DEFINITIONS = {
     "and being stuck are no decisions. Through the Zoo counts its own decisions only, the "
     "Prepare mulligans (every set of hand cards up to the limit: 1023 or more in the top "
     "bin, one option in a last round with an empty deck); the card play of its exhibits "
-    "belongs to those games and is not counted.",
+    "belongs to those games and is not counted. Hodge Podge Dodgeball counts every card "
+    "played (forced ones included), an All-Star's declaration (declarable suits x ranks) and "
+    "a Ringer's (0 or 14) as a decision of their own, the setup bench and pass, every "
+    "player's 'call a timeout?' before each trick while its team has one, a timeout's "
+    "placing (or not) and taking, a hit or caught player's bench card, the leader after a "
+    "block and a catch's bring-back (card x partner).",
     "Drama": "Only games with a single winner: the share still open in the last quarter, in "
     "which the winner took the lead for good only after 75% of the game's moves (settled at "
     "75% or later), with its 95% Wilson interval. Higher means the outcome stays in doubt "

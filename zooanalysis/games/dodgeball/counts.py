@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from zooanalysis.decisions import new_decision_totals, tally_decisions
 from zooanalysis.games.dodgeball.engine import GameRecord
 from zooanalysis.games.dodgeball.rules import SEATS, TEAMS, team_of
 from zooanalysis.outcome import count_outcome, new_outcome_totals
@@ -72,6 +73,8 @@ def new_totals(players: int) -> dict[str, np.ndarray]:
         # win_ties (seat, tied winners: the partners share a team's win) and winning margins
         # in rounds: zooanalysis.outcome
         **new_outcome_totals(players),
+        # legal options of every decision, real decisions per match: zooanalysis.decisions
+        **new_decision_totals(),
     }
 
 
@@ -100,6 +103,7 @@ def tally(record: GameRecord, totals: dict[str, np.ndarray]) -> None:
         totals["points_squares"][seat] += points * points
     totals["team_wins"][record.winner_team] += 1
     count_outcome(record.seat_points, totals, fewest_win=False)
+    tally_decisions(record.decisions, totals)
     totals["rounds_hist"][min(len(record.rounds), ROUND_BINS - 1)] += 1
     tricks = sum(result.tricks for result in record.rounds)
     totals["match_tricks_hist"][min(tricks, 4 * TRICK_BINS - 1)] += 1

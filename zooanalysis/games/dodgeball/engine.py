@@ -18,6 +18,31 @@ A strategy is any object with ``decide(kind, observation, stream) -> (int, int)`
 :class:`Strategy` and the decision kinds in ``strategies.py``); it sees an
 :class:`Observation`, which holds only what the deciding player may know. The numba kernel
 (``kernel.py``) reproduces this engine draw for draw.
+
+**Decisions** (``zooanalysis.decisions``; each round's ``RoundResult.decisions``): every
+time the rules let a player (or, in the 2-player game, a player for its dummy) choose,
+counted with its legal options, forced single-option moves included (as one option: no
+real choice), in the order they are taken. Distinct cards are the options (identical
+copies, Through the Zoo's personal decks, are one):
+
+- setup: each card benched (any hand card), each card passed to the partner (any hand
+  card left); 2 players: the dummy exchange, 1 + hand cards x dummy face-up cards (no
+  exchange, or any pair), when the setting allows it;
+- before every trick, each player asked whether to call a timeout: 2 (call or not), while
+  its team has one left; in a timeout, placing a card face down: 1 + hand cards (no
+  exchange, or any card), asked when hand and bench hold cards; taking a face-up bench
+  card: its cards (forced with one; no decision when the partner took the last);
+- every card played: the legal cards (an All-Star is one option, a Ringer one), forced
+  ones included; then, for an All-Star, its declaration: declarable suits x ranks
+  (:func:`allstar_declarations`), and for a Ringer, 0 or 14: 2;
+- a hit or caught player's bench card: the allowed cards (forced with one, or with only
+  All-Stars left; none with an empty hand);
+- after a block, the blocking team's leader: 2 (the blocker or its partner);
+- after a catch, the catching team's bring-back: 2 x bench cards (a card and which partner
+  takes it), when the setting allows it and the bench holds cards.
+
+A player that cannot play makes no decision (the round ends); shuffles and deals are no
+decisions.
 """
 
 from __future__ import annotations
@@ -140,6 +165,19 @@ def code_for(cards: Sequence[int], card: int) -> int:
     the lowest code with that face; -1 if there is none."""
     matches = [code for code in cards if (JOKER if is_allstar(code) else code & FACE_BITS) == card]
     return min(matches) if matches else -1
+
+
+def distinct_cards(codes: Sequence[int]) -> int:
+    """How many different cards a decision offers among ``codes``: identical copies (one
+    face) are one option, as a strategy names a face."""
+    return len({card_of(code) for code in codes})
+
+
+def allstar_declarations(settings: DodgeballSettings, suits: Sequence[int]) -> int:
+    """The ways an All-Star may be declared now: "any number in any suit, both aspects
+    declared when played", any of ``suits`` (those not yet in the trick) times any rank of
+    the cards in play (``settings.declarable_ranks``)."""
+    return len(suits) * len(settings.declarable_ranks())
 
 
 # --- what a player sees ------------------------------------------------------------------------
@@ -377,6 +415,9 @@ class RoundResult:
     final_hands: list[list[int]] = field(default_factory=list)
     """The cards in every hand when the round ended (codes; Through the Zoo counts their
     Diamonds)."""
+    decisions: list[int] = field(default_factory=list)
+    """The legal options of every decision this round, in order (the module's
+    **Decisions**; ``zooanalysis.decisions``)."""
 
     @property
     def loser_team(self) -> int:
@@ -419,6 +460,8 @@ class RoundState:
     match_points: tuple[int, int] = (0, 0)
     passed: list[list[int]] = field(default_factory=lambda: [[] for _ in range(SEATS)])
     received: list[list[int]] = field(default_factory=lambda: [[] for _ in range(SEATS)])
+    decisions: list[int] = field(default_factory=list)
+    """The legal options of every decision so far (see ``RoundResult.decisions``)."""
 
     def is_dummy(self, seat: int) -> bool:
         """Whether ``seat`` is a dummy (2-player game, seats 2 and 3)."""
@@ -510,7 +553,8 @@ def choose_card(
     """One card of ``options`` (codes) chosen by the seat's strategy; a single option is
     taken without asking. Identical cards (one face, several copies: Through the Zoo's
     personal decks) are one option: a strategy names a face, and the lowest code of that
-    face is taken."""
+    face is taken. The decision is counted with its options (a single one included)."""
+    state.decisions.append(distinct_cards(options))
     if len({card_of(code) for code in options}) == 1:
         return min(options)
     card, _ = _ask(state, strategies, kind, seat, stream, **extra)
@@ -565,6 +609,9 @@ def setup_round(
         dummy = seat + 2
         chosen = (-1, -1)
         if settings.two_player_exchange and state.hands[seat] and state.hands[dummy]:
+            state.decisions.append(
+                1 + distinct_cards(state.hands[seat]) * distinct_cards(state.hands[dummy])
+            )
             give, take = _ask(
                 state, strategies, DUMMY_EXCHANGE, seat, stream, dummy=tuple(state.hands[dummy])
             )
@@ -612,6 +659,7 @@ def play_card(
 ) -> tuple[int, int]:
     """The card ``seat`` plays and the face it counts as (an All-Star or Ringer declared)."""
     settings = state.settings
+    state.decisions.append(distinct_cards(legal))
     single = len({card_of(code) for code in legal}) == 1  # identical copies: one choice
     ringer = settings.ringers and single and legal[0] & 15 == RINGER_LOW
     if single and not is_allstar(legal[0]) and not ringer:
@@ -620,6 +668,10 @@ def play_card(
         state, strategies, PLAY, seat, stream, legal=tuple(legal), declarable=tuple(suits)
     )
     code = _chosen_code(legal, card, seat, PLAY)
+    if is_allstar(code):
+        state.decisions.append(allstar_declarations(settings, suits))
+    elif settings.ringers and code & 15 == RINGER_LOW:
+        state.decisions.append(2)  # declared 0 or 14
     if is_allstar(code):
         if not (0 <= declared < 64 and declared >> 4 in suits
                 and declared & 15 in settings.declarable_ranks()):
@@ -649,6 +701,7 @@ def send_to_bench(
             state, strategies, HIT_BENCH, seat, options, stream, choices=tuple(options)
         )
     else:
+        state.decisions.append(1)  # only All-Stars left: one goes
         code = min(hand)
     state.take_from(seat, code)
     state.benches[team_of(seat)].append(code)
@@ -675,6 +728,7 @@ def run_timeout(
     placing: dict[int, int] = {}
     for seat in order:
         if state.hands[seat] and state.benches[team_of(seat)]:
+            state.decisions.append(1 + distinct_cards(state.hands[seat]))
             card, _ = _ask(state, strategies, TIMEOUT_PLACE, seat, stream)
             if card >= 0:
                 placing[seat] = _chosen_code(state.hands[seat], card, seat, TIMEOUT_PLACE)
@@ -741,6 +795,7 @@ def play_round(
             state.check_cards()
         if ended:
             result.final_hands = [list(hand) for hand in state.hands]
+            result.decisions = list(state.decisions)
             return result
         leader = resolve_trick(state, strategies, stream, result)
         if check:
@@ -758,6 +813,7 @@ def ask_for_timeouts(
         seat = (leader + offset) % SEATS
         if state.is_dummy(seat) or state.timeouts_left[team_of(seat)] == 0:
             continue
+        state.decisions.append(2)  # call a timeout or not
         call, _ = _ask(state, strategies, CALL_TIMEOUT, seat, stream)
         if call:
             state.timeouts_left[team_of(seat)] -= 1
@@ -816,6 +872,7 @@ def resolve_trick(
         event |= {"hit": leader, "benched": _card_name(benched) if benched >= 0 else None}
     elif outcome == BLOCK:
         blocker = seats[first]
+        state.decisions.append(2)  # the blocker or its partner leads
         choice, _ = _ask(state, strategies, BLOCK_LEADER, blocker, stream)
         if choice not in (0, 1):
             raise IllegalMoveError(f"seat {blocker}: block leader choice {choice}")
@@ -829,6 +886,7 @@ def resolve_trick(
                   "benched": _card_name(benched) if benched >= 0 else None}
         bench = state.benches[team_of(catcher)]
         if settings.catch_bring_back and bench:
+            state.decisions.append(2 * distinct_cards(bench))  # a card, to either partner
             card, receiver = _ask(state, strategies, BRING_BACK, catcher, stream)
             code = _chosen_code(bench, card, catcher, BRING_BACK)
             if receiver not in (0, 1):
@@ -864,6 +922,11 @@ class GameRecord:
     def winners(self) -> list[int]:
         """The winning players' seats (4 players: the two partners)."""
         return [seat for seat in range(self.players) if team_of(seat) == self.winner_team]
+
+    @property
+    def decisions(self) -> list[int]:
+        """The legal options of every decision of the match, round after round."""
+        return [options for result in self.rounds for options in result.decisions]
 
     @property
     def seat_points(self) -> list[int]:

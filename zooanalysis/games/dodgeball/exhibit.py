@@ -22,6 +22,7 @@ from numba import njit
 
 from zooanalysis.cards.bits import EMPTY, SUIT_FACES, count_faces, lowest_face
 from zooanalysis.cards.encoding import DIAMONDS, FACE_BITS
+from zooanalysis.decisions import OPTION_BINS
 from zooanalysis.games.dodgeball import engine, kernel
 from zooanalysis.games.dodgeball.counts import SEAT_EVENTS
 from zooanalysis.games.dodgeball.rules import SEATS, DodgeballSettings, team_of
@@ -102,12 +103,15 @@ def exhibit_round(rules, hands, start_seat, codes, params, stream, identical, st
     spare = np.zeros(8, dtype=np.uint64)
     spare_nums = np.zeros(8, dtype=np.int64)
     extra = np.zeros((kernel.N_CARDS, kernel.N_EXTRA), dtype=np.int64)
+    decision_options = np.zeros(OPTION_BINS, dtype=np.int64)  # not reported by the exhibit
     for seat in range(SEATS):
         cards[kernel.C_HAND + seat] = hands[seat]
     for team in range(2):
         nums[kernel.S_BENCH_STARS + team] = rules[kernel.R_ALLSTARS]
-    kernel.play_round(rules, codes, params, stream, start_seat, cards, nums, under, seat_events,
-                      out, masks, view, trick, spare, spare_nums, extra)
+    stream[0] = kernel.play_round(
+        rules, codes, params, stream[0], start_seat, cards, nums, under, seat_events, out, masks,
+        view, trick, spare, spare_nums, extra, decision_options,
+    )
     if out[kernel.O_STATUS] != kernel.OK:
         raise RuntimeError("Dodgeball exhibit: a strategy made an illegal choice")
     winner = 1 - (out[kernel.O_LOSER] & 1)

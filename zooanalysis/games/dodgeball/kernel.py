@@ -9,6 +9,13 @@ i)``; the tests hold both to that, array by array.
 
 :func:`play_round` plays one round from dealt cards and returns its result in a small
 array; :func:`_play_batch` deals the rounds of every match and counts them.
+
+Written for speed: numba counts a reference (an atomic add, and one to release it) for every
+array passed to a call, which took more than half a match's time. So the random stream is a
+scalar state (``rng``'s SplitMix64 advanced in a local, ``strategies.draw``: the same draws
+as ``rng.below``), and the frequent card moves (play, bench, pass, timeout) are written out
+in place; the helpers ``_take``, ``_add`` ... run only for the rare further copies of one
+face (Through the Zoo's personal decks).
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ from zooanalysis.cards.encoding import JOKER, N_SUITS, NO_SUIT
 from zooanalysis.cards.follow import MUST_NOT_FOLLOW_STRICT, declarable_suit_set
 from zooanalysis.cards.orders import ACES_HIGH, NUMERIC, UP, weakest_of_each_suit
 from zooanalysis.cards.tricks import highest_positions, latest_position
+from zooanalysis.decisions import GAME_BINS, OPTION_BINS
 from zooanalysis.games.dodgeball.counts import (
     EV_ALLSTAR,
     EV_BLOCK,
@@ -91,11 +99,12 @@ from zooanalysis.games.dodgeball.strategies import (
     TRICK,
     TRICK_INDEX,
     dodger_decision,
+    draw,
     nth_card,
-    random_choice,
+    random_choice_state,
 )
 from zooanalysis.outcome import tally_outcome
-from zooanalysis.rng import seed_game, shuffle
+from zooanalysis.rng import mix64
 from zooanalysis.trajectory import LEAD_CHANGE_BINS, SETTLED_BINS
 
 # --- flat settings ---------------------------------------------------------------------------
@@ -158,13 +167,15 @@ N_NUMS = 12
     O_ALLSTARS_0,
     O_ALLSTARS_1,
     O_STATUS,
-) = range(12)
-N_OUT = 12
+    O_DECIDED,
+) = range(13)
+N_OUT = 13
 
 OK = 0
 ILLEGAL = 1
 
 _ONE = np.uint64(1)
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 
 def flat_rules(settings: DodgeballSettings) -> np.ndarray:
@@ -382,7 +393,7 @@ def play_round(
     rules,
     codes,
     params,
-    stream,
+    state,
     start,
     cards,
     nums,
@@ -395,6 +406,7 @@ def play_round(
     spare,
     spare_nums,
     extra,
+    decision_options,
 ):
     """Play one round from dealt cards (``deal_round``): the setup decisions, then tricks
     until a seat cannot play, as ``engine.play_round``, draw for draw.
@@ -406,11 +418,16 @@ def play_round(
     its player's); ``masks``/``view``/``trick``/``spare``/``spare_nums`` are scratch.
     ``extra`` (int64, ``N_CARDS x N_EXTRA``) counts further copies of a face at one place,
     which only personal decks (Through the Zoo) make; the round starts it at zero, so the
-    dealt hands hold one copy of each face.
+    dealt hands hold one copy of each face. Every decision (``engine``'s **Decisions**) is
+    counted into ``decision_options`` by its legal options; ``out[O_DECIDED]`` receives the
+    round's real decisions (two options or more).
+
+    ``state`` is the random stream's state (a scalar: ``stream[0]``); the round returns
+    the state after its last draw.
 
     Written as one function on purpose: numba increfs every array argument of every call,
-    so the hot paths (the random strategy, playing a card) call nothing that takes arrays
-    but the random stream.
+    so the hot paths (the random strategy, playing a card) call nothing that takes arrays;
+    the random stream is a scalar for the same reason.
     """
     players = codes.shape[0]
     two_player = rules[R_TWO_PLAYER] != 0
@@ -424,6 +441,9 @@ def play_round(
     nums[S_TIMEOUTS + 1] = rules[R_TIMEOUTS]
     cards[C_SEEN] = EMPTY
     setup_seats = 2 if two_player else SEATS
+    n_ranks = count_faces(np.uint64(ranks))
+    top_bin = OPTION_BINS - 1
+    decided = 0  # real decisions this round (zooanalysis.decisions)
 
     # ---- setup: bench (all decide on their own hands, then the cards move) ----
     for seat in range(SEATS):
@@ -436,11 +456,13 @@ def play_round(
             n = count_faces(hand) + stars
             if n == 0:
                 break
+            decision_options[min(n, top_bin)] += 1
+            decided += n > 1
             if n == 1:
                 card = nth_card(hand, stars, 0)
             else:
                 if code == RANDOM:
-                    card, _ = random_choice(
+                    card, _, state = random_choice_state(
                         SETUP_BENCH,
                         hand,
                         stars,
@@ -453,7 +475,7 @@ def play_round(
                         0,
                         ringers,
                         ranks,
-                        stream,
+                        state,
                     )
                 else:
                     card, _ = _heuristic(
@@ -483,14 +505,26 @@ def play_round(
                     )
                 if not _holds(hand, stars, card):
                     out[O_STATUS] = ILLEGAL
-                    return
-            _take(seat, card, cards, nums, under, extra)
+                    return state
+            if card == JOKER:
+                nums[S_STARS + seat] -= 1
+            elif extra[C_HAND + seat, card] > 0:  # a further copy
+                _take(seat, card, cards, nums, under, extra)
+            else:
+                cards[C_HAND + seat] &= ~face_bit(card)
+                below = under[seat, card]
+                if below >= 0:  # a dummy's face-down card flips
+                    cards[C_HAND + seat] |= face_bit(below)
+                    under[seat, card] = -1
             if card == JOKER:
                 spare_nums[seat] += 1
             else:
                 spare[seat] |= face_bit(card)
     for seat in range(setup_seats):
-        _add_mask(cards, extra, C_BENCH + (seat & 1), spare[seat])
+        if cards[C_BENCH + (seat & 1)] & spare[seat] == EMPTY:
+            cards[C_BENCH + (seat & 1)] |= spare[seat]
+        else:  # further copies
+            _add_mask(cards, extra, C_BENCH + (seat & 1), spare[seat])
         nums[S_BENCH_STARS + (seat & 1)] += spare_nums[seat]
 
     if not two_player:
@@ -504,11 +538,13 @@ def play_round(
                 n = count_faces(hand) + stars
                 if n == 0:
                     break
+                decision_options[min(n, top_bin)] += 1
+                decided += n > 1
                 if n == 1:
                     card = nth_card(hand, stars, 0)
                 else:
                     if code == RANDOM:
-                        card, _ = random_choice(
+                        card, _, state = random_choice_state(
                             SETUP_PASS,
                             hand,
                             stars,
@@ -521,7 +557,7 @@ def play_round(
                             0,
                             ringers,
                             ranks,
-                            stream,
+                            state,
                         )
                     else:
                         card, _ = _heuristic(
@@ -551,15 +587,27 @@ def play_round(
                         )
                     if not _holds(hand, stars, card):
                         out[O_STATUS] = ILLEGAL
-                        return
-                _take(seat, card, cards, nums, under, extra)
+                        return state
+                if card == JOKER:
+                    nums[S_STARS + seat] -= 1
+                elif extra[C_HAND + seat, card] > 0:  # a further copy
+                    _take(seat, card, cards, nums, under, extra)
+                else:
+                    cards[C_HAND + seat] &= ~face_bit(card)
+                    below = under[seat, card]
+                    if below >= 0:  # a dummy's face-down card flips
+                        cards[C_HAND + seat] |= face_bit(below)
+                        under[seat, card] = -1
                 if card == JOKER:
                     spare_nums[seat] += 1
                 else:
                     spare[seat] |= face_bit(card)
         for seat in range(SEATS):
             partner = (seat + 2) & 3
-            _add_mask(cards, extra, C_HAND + seat, spare[partner])
+            if cards[C_HAND + seat] & spare[partner] == EMPTY:
+                cards[C_HAND + seat] |= spare[partner]
+            else:  # further copies
+                _add_mask(cards, extra, C_HAND + seat, spare[partner])
             nums[S_STARS + seat] += spare_nums[partner]
     else:
         # ---- setup (2 players): exchange with the own dummy (simultaneously) ----
@@ -575,8 +623,11 @@ def play_round(
                 code = codes[seat]
                 hand, stars = cards[C_HAND + seat], nums[S_STARS + seat]
                 dummy_hand, dummy_stars = cards[C_HAND + dummy], nums[S_STARS + dummy]
+                n = 1 + (count_faces(hand) + stars) * (count_faces(dummy_hand) + dummy_stars)
+                decision_options[min(n, top_bin)] += 1
+                decided += n > 1
                 if code == RANDOM:
-                    give, take = random_choice(
+                    give, take, state = random_choice_state(
                         DUMMY_EXCHANGE,
                         hand,
                         stars,
@@ -589,7 +640,7 @@ def play_round(
                         dummy_stars,
                         ringers,
                         ranks,
-                        stream,
+                        state,
                     )
                 else:
                     give, take = _heuristic(
@@ -620,7 +671,7 @@ def play_round(
                 if give >= 0:
                     if not (_holds(hand, stars, give) and _holds(dummy_hand, dummy_stars, take)):
                         out[O_STATUS] = ILLEGAL
-                        return
+                        return state
                     spare_nums[seat] = give
                     spare_nums[2 + seat] = take
         for seat in range(2):
@@ -643,8 +694,10 @@ def play_round(
                 if (two_player and caller >= 2) or nums[S_TIMEOUTS + (caller & 1)] == 0:
                     continue
                 code = codes[caller % players]
+                decision_options[2] += 1  # call a timeout or not
+                decided += 1
                 if code == RANDOM:
-                    call, _ = random_choice(
+                    call, _, state = random_choice_state(
                         CALL_TIMEOUT,
                         EMPTY,
                         0,
@@ -657,7 +710,7 @@ def play_round(
                         0,
                         ringers,
                         ranks,
-                        stream,
+                        state,
                     )
                 else:
                     call, _ = _heuristic(
@@ -698,9 +751,12 @@ def play_round(
                     hand, stars = cards[C_HAND + seat], nums[S_STARS + seat]
                     bench, bench_stars = cards[C_BENCH + team], nums[S_BENCH_STARS + team]
                     if count_faces(hand) + stars > 0 and count_faces(bench) + bench_stars > 0:
+                        n = 1 + count_faces(hand) + stars
+                        decision_options[min(n, top_bin)] += 1
+                        decided += 1
                         code = codes[seat % players]
                         if code == RANDOM:
-                            card, _ = random_choice(
+                            card, _, state = random_choice_state(
                                 TIMEOUT_PLACE,
                                 hand,
                                 stars,
@@ -713,7 +769,7 @@ def play_round(
                                 0,
                                 ringers,
                                 ranks,
-                                stream,
+                                state,
                             )
                         else:
                             card, _ = _heuristic(
@@ -744,17 +800,29 @@ def play_round(
                         if card >= 0:
                             if not _holds(hand, stars, card):
                                 out[O_STATUS] = ILLEGAL
-                                return
+                                return state
                             spare_nums[seat] = card
                 for step in range(SEATS):
                     seat = (caller + step) & 3
                     card = spare_nums[seat]
                     if card >= 0:
-                        _take(seat, card, cards, nums, under, extra)
+                        if card == JOKER:
+                            nums[S_STARS + seat] -= 1
+                        elif extra[C_HAND + seat, card] > 0:  # a further copy
+                            _take(seat, card, cards, nums, under, extra)
+                        else:
+                            cards[C_HAND + seat] &= ~face_bit(card)
+                            below = under[seat, card]
+                            if below >= 0:  # a dummy's face-down card flips
+                                cards[C_HAND + seat] |= face_bit(below)
+                                under[seat, card] = -1
                         if card == JOKER:
                             nums[S_FACE_DOWN_STARS + (seat & 1)] += 1
                         else:
-                            _add(cards, extra, C_FACE_DOWN + (seat & 1), card)
+                            if cards[C_FACE_DOWN + (seat & 1)] & face_bit(card) == EMPTY:
+                                cards[C_FACE_DOWN + (seat & 1)] |= face_bit(card)
+                            else:  # a further copy
+                                _add(cards, extra, C_FACE_DOWN + (seat & 1), card)
                 # those who placed a card take a face-up bench card, in order from the caller
                 for step in range(SEATS):
                     seat = (caller + step) & 3
@@ -771,12 +839,14 @@ def play_round(
                             _remove(cards, extra, C_FACE_DOWN + team, card)
                         _give(seat, card, cards, nums, extra)
                         continue
+                    decision_options[min(n, top_bin)] += 1
+                    decided += n > 1
                     if n == 1:
                         take = nth_card(bench, bench_stars, 0)
                     else:
                         code = codes[seat % players]
                         if code == RANDOM:
-                            take, _ = random_choice(
+                            take, _, state = random_choice_state(
                                 TIMEOUT_TAKE,
                                 cards[C_HAND + seat],
                                 nums[S_STARS + seat],
@@ -789,7 +859,7 @@ def play_round(
                                 0,
                                 ringers,
                                 ranks,
-                                stream,
+                                state,
                             )
                         else:
                             take, _ = _heuristic(
@@ -819,16 +889,30 @@ def play_round(
                             )
                         if not _holds(bench, bench_stars, take):
                             out[O_STATUS] = ILLEGAL
-                            return
+                            return state
                     if take == JOKER:
                         nums[S_BENCH_STARS + team] -= 1
                     else:
-                        _remove(cards, extra, C_BENCH + team, take)
-                    _give(seat, take, cards, nums, extra)
+                        if extra[C_BENCH + team, take] > 0:  # a further copy
+                            _remove(cards, extra, C_BENCH + team, take)
+                        else:
+                            cards[C_BENCH + team] &= ~face_bit(take)
+                    if take == JOKER:
+                        nums[S_STARS + seat] += 1
+                    elif cards[C_HAND + seat] & face_bit(take) == EMPTY:
+                        cards[C_HAND + seat] |= face_bit(take)
+                    else:  # a further copy
+                        _add(cards, extra, C_HAND + seat, take)
                     seat_events[seat, EV_EXCHANGE] += 1
                 # the face-down cards flip
                 for team in range(2):
-                    _add_all(cards, extra, C_BENCH + team, C_FACE_DOWN + team)
+                    placed = cards[C_FACE_DOWN + team]
+                    copies = extra[C_FACE_DOWN + team, X_TOTAL]
+                    if copies == 0 and cards[C_BENCH + team] & placed == EMPTY:
+                        cards[C_BENCH + team] |= placed
+                        cards[C_FACE_DOWN + team] = EMPTY
+                    else:  # further copies
+                        _add_all(cards, extra, C_BENCH + team, C_FACE_DOWN + team)
                     nums[S_BENCH_STARS + team] += nums[S_FACE_DOWN_STARS + team]
                     nums[S_FACE_DOWN_STARS + team] = 0
 
@@ -849,15 +933,18 @@ def play_round(
                 out[O_REASON] = EMPTY_HAND if hand == EMPTY and stars == 0 else CANNOT_FOLLOW
                 out[O_POSITION] = position
                 out[O_TRICKS] = trick_index
+                out[O_DECIDED] = decided
                 seat_events[seat, EV_CANNOT] += 1
-                return
+                return state
+            decision_options[min(n_legal + jokers, top_bin)] += 1
+            decided += n_legal + jokers > 1
             if n_legal == 1 and jokers == 0 and (ringers == 0 or legal & RINGER_FACES == EMPTY):
                 card = lowest_face(legal)
                 declared = card
             else:
                 code = codes[seat % players]
                 if code == RANDOM:
-                    card, declared = random_choice(
+                    card, declared, state = random_choice_state(
                         PLAY,
                         hand,
                         stars,
@@ -870,7 +957,7 @@ def play_round(
                         0,
                         ringers,
                         ranks,
-                        stream,
+                        state,
                     )
                 else:
                     card, declared = _heuristic(
@@ -906,18 +993,35 @@ def play_round(
                         or not (ranks >> (declared & 15)) & 1
                     ):
                         out[O_STATUS] = ILLEGAL
-                        return
+                        return state
                     out[O_ALLSTARS_0 + (seat & 1)] += 1
                     seat_events[seat, EV_ALLSTAR] += 1
+                    # its declaration: any declarable suit x any rank
+                    n = count_faces(np.uint64(suits)) * n_ranks
+                    decision_options[min(n, top_bin)] += 1
+                    decided += n > 1
                 elif not _holds(legal, 0, card) or not (
                     declared == card or (ringers != 0 and card & 15 == 0 and declared == card + 14)
                 ):
                     out[O_STATUS] = ILLEGAL
-                    return
+                    return state
+                elif ringers != 0 and card & 15 == 0:  # a Ringer's declaration: 0 or 14
+                    decision_options[2] += 1
+                    decided += 1
+            # _take, written out (a call taking arrays costs numba reference counts)
+            place = C_HAND + seat
             if card == JOKER:
                 nums[S_STARS + seat] -= 1
+            elif extra[place, card] > 0:  # a further copy (personal decks)
+                extra[place, card] -= 1
+                extra[place, X_TOTAL] -= 1
             else:
-                _take(seat, card, cards, nums, under, extra)
+                hand &= ~face_bit(card)
+                below = under[seat, card]
+                if below >= 0:  # a dummy's face-down card flips
+                    hand |= face_bit(below)
+                    under[seat, card] = -1
+                cards[place] = hand
             trick[position] = declared
             cards[C_SEEN] |= face_bit(declared)
             played |= SUIT_BIT[declared >> 4]
@@ -936,8 +1040,10 @@ def play_round(
         elif opponents == 0:  # block: the blocking team picks the leader
             blocker = (leader + latest) & 3
             code = codes[blocker % players]
+            decision_options[2] += 1  # the blocker or its partner leads
+            decided += 1
             if code == RANDOM:
-                choice, _ = random_choice(
+                choice, _, state = random_choice_state(
                     BLOCK_LEADER,
                     EMPTY,
                     0,
@@ -950,7 +1056,7 @@ def play_round(
                     0,
                     ringers,
                     ranks,
-                    stream,
+                    state,
                 )
             else:
                 choice, _ = _heuristic(
@@ -980,7 +1086,7 @@ def play_round(
                 )
             if choice != 0 and choice != 1:
                 out[O_STATUS] = ILLEGAL
-                return
+                return state
             seat_events[blocker, EV_BLOCK] += 1
             out[O_BLOCKS] += 1
             leader = blocker if choice == 0 else (blocker + 2) & 3
@@ -994,16 +1100,20 @@ def play_round(
             hand, stars = cards[C_HAND + bencher], nums[S_STARS + bencher]
             if hand == EMPTY:
                 if stars > 0:  # only All-Stars left: one goes to the bench
+                    decision_options[1] += 1
                     nums[S_STARS + bencher] -= 1
                     nums[S_BENCH_STARS + team] += 1
             else:
                 choices = bench_choice_mask(hand, order, rules[R_RINGER_BENCH])
+                n = count_faces(choices)
+                decision_options[min(n, top_bin)] += 1
+                decided += n > 1
                 if choices & (choices - _ONE) == EMPTY:
                     card = lowest_face(choices)
                 else:
                     code = codes[bencher % players]
                     if code == RANDOM:
-                        card, _ = random_choice(
+                        card, _, state = random_choice_state(
                             HIT_BENCH,
                             hand,
                             stars,
@@ -1016,7 +1126,7 @@ def play_round(
                             0,
                             ringers,
                             ranks,
-                            stream,
+                            state,
                         )
                     else:
                         card, _ = _heuristic(
@@ -1046,17 +1156,30 @@ def play_round(
                         )
                     if not _holds(choices, 0, card):
                         out[O_STATUS] = ILLEGAL
-                        return
-                _take(bencher, card, cards, nums, under, extra)
-                _add(cards, extra, C_BENCH + team, card)
+                        return state
+                if extra[C_HAND + bencher, card] > 0:  # a further copy
+                    _take(bencher, card, cards, nums, under, extra)
+                else:
+                    cards[C_HAND + bencher] &= ~face_bit(card)
+                    below = under[bencher, card]
+                    if below >= 0:  # a dummy's face-down card flips
+                        cards[C_HAND + bencher] |= face_bit(below)
+                        under[bencher, card] = -1
+                if cards[C_BENCH + team] & face_bit(card) == EMPTY:
+                    cards[C_BENCH + team] |= face_bit(card)
+                else:  # a further copy
+                    _add(cards, extra, C_BENCH + team, card)
         if catcher >= 0:
             # the catching team brings a bench card back to either player's hand
             team = catcher & 1
             bench, bench_stars = cards[C_BENCH + team], nums[S_BENCH_STARS + team]
             if rules[R_BRING_BACK] != 0 and count_faces(bench) + bench_stars > 0:
+                n = 2 * (count_faces(bench) + bench_stars)  # a card, to either partner
+                decision_options[min(n, top_bin)] += 1
+                decided += 1
                 code = codes[catcher % players]
                 if code == RANDOM:
-                    card, receiver = random_choice(
+                    card, receiver, state = random_choice_state(
                         BRING_BACK,
                         cards[C_HAND + catcher],
                         nums[S_STARS + catcher],
@@ -1069,7 +1192,7 @@ def play_round(
                         0,
                         ringers,
                         ranks,
-                        stream,
+                        state,
                     )
                 else:
                     card, receiver = _heuristic(
@@ -1099,11 +1222,14 @@ def play_round(
                     )
                 if not _holds(bench, bench_stars, card) or not (receiver == 0 or receiver == 1):
                     out[O_STATUS] = ILLEGAL
-                    return
+                    return state
                 if card == JOKER:
                     nums[S_BENCH_STARS + team] -= 1
                 else:
-                    _remove(cards, extra, C_BENCH + team, card)
+                    if extra[C_BENCH + team, card] > 0:  # a further copy
+                        _remove(cards, extra, C_BENCH + team, card)
+                    else:
+                        cards[C_BENCH + team] &= ~face_bit(card)
                 _give(catcher if receiver == 0 else (catcher + 2) & 3, card, cards, nums, extra)
             seat_events[catcher, EV_CATCH] += 1
             seat_events[leader, EV_CAUGHT] += 1
@@ -1112,10 +1238,13 @@ def play_round(
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def deal_round(rules, deck, template, ringer_deck, ringer_template, stream, cards, nums, under):
-    """Shuffle and deal one round exactly as ``engine.deal_round``."""
+def deal_round(rules, deck, template, ringer_deck, ringer_template, state, cards, nums, under):
+    """Shuffle and deal one round exactly as ``engine.deal_round`` (``rng.shuffle``, on the
+    scalar stream state ``state``); returns the state after the last draw."""
     deck[:] = template
-    shuffle(deck, stream)
+    for i in range(deck.shape[0] - 1, 0, -1):
+        j, state = draw(state, i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
     for seat in range(SEATS):
         cards[C_HAND + seat] = EMPTY
         nums[S_STARS + seat] = 0
@@ -1151,9 +1280,12 @@ def deal_round(rules, deck, template, ringer_deck, ringer_template, stream, card
             top += rules[R_BENCH_2P]
     if rules[R_RINGERS] != 0:
         ringer_deck[:] = ringer_template
-        shuffle(ringer_deck, stream)
+        for i in range(ringer_deck.shape[0] - 1, 0, -1):
+            j, state = draw(state, i + 1)
+            ringer_deck[i], ringer_deck[j] = ringer_deck[j], ringer_deck[i]
         for seat in range(SEATS):
             cards[C_HAND + seat] |= face_bit(ringer_deck[seat])
+    return state
 
 
 def play_batch(
@@ -1204,6 +1336,8 @@ def play_batch(
         rows["row_winner"],
         totals["win_ties"],
         totals["margins"],
+        totals["decision_options"],
+        totals["game_decisions"],
     )
     if status != OK:
         raise RuntimeError("kernel stopped: a strategy made an illegal choice")
@@ -1242,10 +1376,11 @@ def _play_batch(
     row_winner,
     win_ties,
     margins,
+    decision_options,
+    game_decisions,
 ):
     players = codes.shape[0]
     write_rows = row_rounds.shape[0] > 0
-    stream = np.empty(1, dtype=np.uint64)
     deck = np.empty(template.shape[0], dtype=template.dtype)
     ringer_deck = np.empty(4, dtype=template.dtype)
     ringer_template = np.empty(4, dtype=template.dtype)
@@ -1264,7 +1399,8 @@ def _play_batch(
     scores = np.zeros(players, dtype=np.int64)
     match_points = rules[R_MATCH_POINTS]
     for game in range(n_games):
-        seed_game(stream, batch_seed, first_game + game)
+        # rng.seed_game, on a scalar state
+        state = mix64(np.uint64(batch_seed) ^ mix64(np.uint64(first_game + game) + _GOLDEN))
         nums[S_POINTS] = 0
         nums[S_POINTS + 1] = 0
         start = 0
@@ -1272,15 +1408,16 @@ def _play_batch(
         tricks = 0
         last_leader, lead_changes = -1, 0
         streak_leader, streak_start = -2, 0
+        decided = 0  # real decisions this match (zooanalysis.decisions)
         while True:
-            deal_round(
-                rules, deck, template, ringer_deck, ringer_template, stream, cards, nums, under
+            state = deal_round(
+                rules, deck, template, ringer_deck, ringer_template, state, cards, nums, under
             )
-            play_round(
+            state = play_round(
                 rules,
                 codes,
                 params,
-                stream,
+                state,
                 start,
                 cards,
                 nums,
@@ -1293,9 +1430,11 @@ def _play_batch(
                 spare,
                 spare_nums,
                 extra,
+                decision_options,
             )
             if out[O_STATUS] != OK:
                 return ILLEGAL
+            decided += out[O_DECIDED]
             loser = out[O_LOSER]
             winner = 1 - (loser & 1)
             round_ends[
@@ -1337,6 +1476,7 @@ def _play_batch(
             points_sum[seat] += team_points
             points_squares[seat] += team_points * team_points
         rounds_hist[min(rounds, ROUND_BINS - 1)] += 1
+        game_decisions[min(decided, GAME_BINS - 1)] += 1
         match_tricks_hist[min(tricks, match_tricks_hist.shape[0] - 1)] += 1
         lead_changes_hist[min(lead_changes, LEAD_CHANGE_BINS - 1)] += 1
         settled_hist[min(SETTLED_BINS - 1, (SETTLED_BINS * streak_start) // rounds)] += 1

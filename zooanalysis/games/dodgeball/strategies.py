@@ -37,7 +37,7 @@ from zooanalysis.cards.bits import (
 )
 from zooanalysis.cards.encoding import JOKER, N_SUITS
 from zooanalysis.cards.orders import STRENGTH, UP
-from zooanalysis.rng import below
+from zooanalysis.rng import mix64
 from zooanalysis.strategy_spec import ParamSpec, PlayerSpec, StrategyInfo, params_array
 
 # --- decision kinds ------------------------------------------------------------------------
@@ -240,52 +240,84 @@ def _worst_hand_card(hand, order) -> int:
 
 # --- random ---------------------------------------------------------------------------------
 
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_S32 = np.uint64(32)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def draw(state, n):
+    """``rng.below`` on a stream state held as a scalar: (a uniform integer in ``[0, n)``,
+    the next state). The kernel keeps its stream in a local this way: a stream array
+    passed to every draw costs numba a reference count each time."""
+    state = state + _GOLDEN
+    return np.int64(((mix64(state) >> _S32) * np.uint64(n)) >> _S32), state
+
 
 @njit(cache=True, nogil=True, error_model="numpy")
 def random_choice(kind, hand, allstars, legal, declarable, bench, bench_allstars, choices, dummy,
                   dummy_allstars, ringers, ranks, stream):
     """The ``random`` strategy: uniform over the legal choices (see ``STRATEGIES``), from
-    the few facts each decision needs (the kernel calls this directly; ``ranks`` is the
-    rank mask of ``view[RANKS]``)."""
+    the few facts each decision needs (``ranks`` is the rank mask of ``view[RANKS]``);
+    :func:`random_choice_state` on the stream array."""
+    first, second, state = random_choice_state(
+        kind, hand, allstars, legal, declarable, bench, bench_allstars, choices, dummy,
+        dummy_allstars, ringers, ranks, stream[0],
+    )
+    stream[0] = state
+    return first, second
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def random_choice_state(kind, hand, allstars, legal, declarable, bench, bench_allstars, choices,
+                        dummy, dummy_allstars, ringers, ranks, state):
+    """:func:`random_choice` on a scalar stream state (the kernel calls this directly):
+    (first, second, the next state). One draw per decision, and one more for an All-Star's
+    or a Ringer's declaration."""
     if kind == SETUP_BENCH or kind == SETUP_PASS:
-        return nth_card(hand, allstars, below(stream, card_count(hand, allstars))), -1
+        k, state = draw(state, card_count(hand, allstars))
+        return nth_card(hand, allstars, k), -1, state
     if kind == DUMMY_EXCHANGE:
         n_hand = card_count(hand, allstars)
         n_dummy = card_count(dummy, dummy_allstars)
-        k = below(stream, 1 + n_hand * n_dummy)
+        k, state = draw(state, 1 + n_hand * n_dummy)
         if k == 0:
-            return -1, -1
+            return -1, -1, state
         k -= 1
-        return nth_card(hand, allstars, k // n_dummy), nth_card(dummy, dummy_allstars,
-                                                                 k % n_dummy)
+        return (nth_card(hand, allstars, k // n_dummy),
+                nth_card(dummy, dummy_allstars, k % n_dummy), state)
     if kind == CALL_TIMEOUT:
-        return below(stream, 2), -1
+        k, state = draw(state, 2)
+        return k, -1, state
     if kind == TIMEOUT_PLACE:
-        k = below(stream, 1 + card_count(hand, allstars))
+        k, state = draw(state, 1 + card_count(hand, allstars))
         if k == 0:
-            return -1, -1
-        return nth_card(hand, allstars, k - 1), -1
+            return -1, -1, state
+        return nth_card(hand, allstars, k - 1), -1, state
     if kind == TIMEOUT_TAKE:
-        return nth_card(bench, bench_allstars,
-                        below(stream, card_count(bench, bench_allstars))), -1
+        k, state = draw(state, card_count(bench, bench_allstars))
+        return nth_card(bench, bench_allstars, k), -1, state
     if kind == PLAY:
         jokers = allstars if declarable != 0 else 0
-        k = below(stream, count_faces(legal) + jokers)
+        k, state = draw(state, count_faces(legal) + jokers)
         card = nth_card(legal, jokers, k)
         if card == JOKER:
             n_ranks = count_faces(np.uint64(ranks))
-            m = below(stream, count_faces(np.uint64(declarable)) * n_ranks)
-            return JOKER, nth_suit(declarable, m // n_ranks) * 16 + nth_rank(ranks, m % n_ranks)
+            m, state = draw(state, count_faces(np.uint64(declarable)) * n_ranks)
+            return (JOKER, nth_suit(declarable, m // n_ranks) * 16 + nth_rank(ranks, m % n_ranks),
+                    state)
         if ringers != 0 and card & 15 == 0:
-            return card, card + 14 * below(stream, 2)
-        return card, card
+            m, state = draw(state, 2)
+            return card, card + 14 * m, state
+        return card, card, state
     if kind == HIT_BENCH:
-        return nth_face(choices, below(stream, count_faces(choices))), -1
+        k, state = draw(state, count_faces(choices))
+        return nth_face(choices, k), -1, state
     if kind == BLOCK_LEADER:
-        return below(stream, 2), -1
+        k, state = draw(state, 2)
+        return k, -1, state
     # BRING_BACK
-    k = below(stream, 2 * card_count(bench, bench_allstars))
-    return nth_card(bench, bench_allstars, k // 2), k % 2
+    k, state = draw(state, 2 * card_count(bench, bench_allstars))
+    return nth_card(bench, bench_allstars, k // 2), k % 2, state
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
