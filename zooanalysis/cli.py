@@ -17,7 +17,7 @@ from typing import Annotated
 import typer
 
 from zooanalysis.errors import SettingsError, UserError
-from zooanalysis.games import game_names, get_game
+from zooanalysis.games import game_names, get_game, parse_players
 from zooanalysis.numbers import parse_count
 from zooanalysis.progress import GameProgress
 from zooanalysis.runner import ALL_BACKENDS, DEFAULT_BATCH_SIZE, default_jobs
@@ -322,7 +322,7 @@ def run(
         mix = load_field_mix(chosen_players, game)
         lineup = lineup_of(mix)
     else:
-        lineup = parse_lineup(chosen_players, game.strategies)
+        lineup = parse_players(chosen_players, game)
     settings = _scenario_settings(game, scenario)
     if scenario is not None:
         check_players_setting(scenario.settings, len(lineup), f"{scenario.path}: settings.")
