@@ -8,6 +8,8 @@ A forward model is a module of numba functions over a flat ``int64`` state array
 * ``determinise(rules, state, observer, stream, out, scratch)``: a state the observer
   cannot tell from ``state``, its unseen cards dealt afresh from the game's ``stream``,
   computed from the observer's information only;
+* ``consistent(rules, state, observer, codes, params, modelled, stream, work)``: whether a
+  determinised world explains what the modelled seats were seen to do (rejection test);
 * ``search_actions(rules, state, observer, out) -> n``: the actor's choices as the observer
   sees them (another player's hidden choice, such as which face-down card, is one action);
 * ``apply_action(rules, state, action, stream)``: play one (a hidden part drawn at random);

@@ -4,7 +4,9 @@ Cowling, Powley and Whitehouse (2012): one tree of the searching player's (the o
 view of the game. Every iteration
 
 1. *determinises*: deals the cards the observer has not seen afresh (``determinise``), so the
-   iteration plays in one world the observer cannot tell from the real one;
+   iteration plays in one world the observer cannot tell from the real one; with modelled
+   opponents, redrawn (up to :data:`WORLD_TRIES` times) until the forward model finds it
+   ``consistent`` with what they were seen to do (rejection sampling of the belief);
 2. *selects* down the tree by UCT among the observer's actions legal in that world (a
    child's exploration term counts the iterations in which it was available, not its
    parent's visits). Another seat either plays its own strategy (``modelled[seat]``, the
@@ -40,9 +42,12 @@ from zooanalysis.rng import below
 
 MAX_ACTIONS = 64
 """Most actions one decision may offer the search (the forward model keeps within it)."""
+WORLD_TRIES = 64
+"""Determinisations drawn per iteration until one is ``consistent`` with the modelled
+players' last choice (rejection sampling); the last is used if none is."""
 
 fm_actor = fm_is_over = fm_determinise = fm_search_actions = None
-fm_apply_action = fm_play_out = fm_returns = fm_model_step = None
+fm_apply_action = fm_play_out = fm_returns = fm_model_step = fm_consistent = None
 """The forward model's functions: bound by each generated module, never here."""
 
 _LOOPS: dict[str, object] = {}
@@ -64,6 +69,7 @@ fm_apply_action = _model.apply_action
 fm_play_out = _model.play_out
 fm_returns = _model.returns
 fm_model_step = _model.model_step
+fm_consistent = _model.consistent
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -173,7 +179,10 @@ def _search_loop(
     found = np.empty(MAX_ACTIONS, dtype=np.int64)
     shares = np.zeros(players, dtype=np.float64)
     for _ in range(iterations):
-        fm_determinise(rules, root, observer, stream, world, scratch)
+        for _ in range(WORLD_TRIES):
+            fm_determinise(rules, root, observer, stream, world, scratch)
+            if fm_consistent(rules, world, observer, codes, params, modelled, stream, work):
+                break
         node = 0
         expanded = False
         while not expanded and not fm_is_over(world):

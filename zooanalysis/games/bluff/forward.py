@@ -15,6 +15,9 @@ deal (``tests/test_bluff_forward.py``). The protocol (see ``zooanalysis/search/_
   tell from ``state``: the cards it has not seen (other hands, the pile cards others placed,
   the draw pile) dealt afresh at random into the same places; what it reads is only what the
   observer knows, so the result does not depend on the hidden cards;
+* ``consistent(rules, state, observer, codes, params, modelled, stream, work)``: whether a
+  determinised world explains the standing claim under its claimant's modelled strategy
+  (the search keeps drawing worlds until one does, a few tries at most);
 * ``search_actions`` and ``apply_action``: the moves as the observer sees them (below);
 * ``play_out(rules, state, codes, params, stream, work)``: play on with the built-in
   strategies (``strategies.choose_move``/``choose_claim``) to the end; ``model_step``: one
@@ -59,7 +62,9 @@ R_CARDS = R_COUNTS + N_CARD_TYPES
 # --- the state array: a header, then the per-seat and per-card parts ---------------------------
 S_ROUND, S_MOVES, S_CLAIM_COUNT, S_CLAIM_KIND, S_CLAIMANT, S_ACTOR, S_PHASE = range(7)
 S_DRAW_TOP, S_PILE, S_END = 7, 8, 9
-HEADER = 10
+S_PREVIOUS_COUNT, S_PREVIOUS_KIND, S_CLAIM_PILE = 10, 11, 12
+"""The claim the standing one bested (0, -1 before it) and the pile size it was made on."""
+HEADER = 13
 PHASE_MOVE, PHASE_CLAIM, PHASE_OVER = 0, 1, 2
 END_POINTS, END_DECK = 0, 1
 
@@ -142,6 +147,7 @@ def deal(rules, state, stream):
     state[S_DRAW_TOP] = players * hand_size
     state[S_CLAIM_KIND] = -1
     state[S_CLAIMANT] = -1
+    state[S_PREVIOUS_KIND] = -1
     state[S_ACTOR] = 0
     state[S_PHASE] = PHASE_MOVE
 
@@ -317,6 +323,9 @@ def apply_move(rules, state, move, index):
 @fm
 def apply_claim(rules, state, count, kind):
     """The actor claims ``count`` animals of ``kind``; the next seat moves."""
+    state[S_PREVIOUS_COUNT] = state[S_CLAIM_COUNT]
+    state[S_PREVIOUS_KIND] = state[S_CLAIM_KIND]
+    state[S_CLAIM_PILE] = state[S_PILE]
     state[S_CLAIM_COUNT] = count
     state[S_CLAIM_KIND] = kind
     state[S_CLAIMANT] = state[S_ACTOR]
@@ -445,6 +454,28 @@ def determinise(rules, state, observer, stream, out, scratch):
     for i in range(state[S_DRAW_TOP], rules[R_DECK]):
         out[o_deck(rules) + i] = scratch[k]
         k += 1
+
+
+@fm
+def consistent(rules, state, observer, codes, params, modelled, stream, work):
+    """Whether a determinised ``state`` passes the standing claim's test: its claimant, if
+    modelled (``modelled[seat]``: it plays ``codes[seat]``), is asked its claim afresh from
+    what it knew when it claimed (its pile cards, its hand, the revealed cards: unchanged
+    since, in this world) and must make the claim it made. Keeping only the worlds that pass
+    (``determinise`` then this, again until one passes) samples the worlds in proportion to
+    how likely the claimant was to claim so in each: the search reads the claim as evidence,
+    as the claimant's strategy would have made it."""
+    claimant = state[S_CLAIMANT]
+    if claimant < 0 or claimant == observer or not modelled[claimant]:
+        return True
+    known = np.zeros(N_CARD_TYPES, dtype=np.int64)
+    unseen = np.zeros(N_CARD_TYPES, dtype=np.int64)
+    observe(rules, state, claimant, known, unseen)
+    count, kind = choose_claim(
+        codes[claimant], params[claimant], known, unseen, state[S_CLAIM_PILE],
+        state[S_PREVIOUS_COUNT], state[S_PREVIOUS_KIND], rules[R_CAP], stream, work,
+    )
+    return count == state[S_CLAIM_COUNT] and kind == state[S_CLAIM_KIND]
 
 
 @fm

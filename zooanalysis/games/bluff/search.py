@@ -102,6 +102,13 @@ def state_from_observation(rules: np.ndarray, view: Observation, claiming: bool)
     state[forward.S_CLAIM_COUNT] = view.claim_count
     state[forward.S_CLAIM_KIND] = view.claim_kind
     state[forward.S_CLAIMANT] = view.history[-1][0] if view.history else -1
+    if len(view.history) >= 2:
+        state[forward.S_PREVIOUS_COUNT] = view.history[-2][2]
+        state[forward.S_PREVIOUS_KIND] = view.history[-2][3]
+    else:
+        state[forward.S_PREVIOUS_KIND] = -1
+    placed_now = len(owners) - len([m for _, m, _, _ in view.history if m != MOVE_NONE])
+    state[forward.S_CLAIM_PILE] = view.pile_size - placed_now  # the pile the claim was on
     state[forward.S_ACTOR] = seat
     state[forward.S_PHASE] = forward.PHASE_CLAIM if claiming else forward.PHASE_MOVE
     state[forward.S_DRAW_TOP] = size - view.draw_pile_size
