@@ -171,6 +171,11 @@ SCENARIOS = {
 BAD_RUNS = [
     pytest.param(["--game", "chess"], ["--game", "'chess'", ALLOWED_GAMES], id="game"),
     pytest.param(
+        ["--game", "hearts", "--players", "search,random,random,random"],
+        ["--players", "hearts has no forward model", "the games that have one are bluff"],
+        id="search_without_forward_model",
+    ),
+    pytest.param(
         ["--players", "bayz,random"],
         ["--players", "'bayz'", "allowed are aggressive, bayes, cautious, random"],
         id="strategy",
