@@ -1051,7 +1051,7 @@ def strategies(
     """List a game's strategies with their parameters and defaults."""
     game = get_game(game_name)
     typer.echo(f"Strategies for {game.title} (use as name or name:param=value,...):")
-    for info in game.strategies.values():
+    for info in game.lineup_strategies().values():
         typer.echo(f"\n  {info.name}")
         typer.echo(f"    {info.description}")
         for param in info.params:
