@@ -171,6 +171,11 @@ SCENARIOS = {
 BAD_RUNS = [
     pytest.param(["--game", "chess"], ["--game", "'chess'", ALLOWED_GAMES], id="game"),
     pytest.param(
+        ["--game", "hearts", "--players", "search,random,random,random"],
+        ["--players", "hearts has no forward model", "the games that have one are bluff"],
+        id="search_without_forward_model",
+    ),
+    pytest.param(
         ["--players", "bayz,random"],
         ["--players", "'bayz'", "allowed are aggressive, bayes, cautious, random"],
         id="strategy",
@@ -277,7 +282,7 @@ def test_strategies_lists_every_strategy_with_parameters_and_defaults(
     code, text, err = run_cli(capsys, "strategies", "--game", "bluff")
     assert code == 0, err
     names = [line.strip() for line in text.splitlines() if re.fullmatch(r"  \w+", line)]
-    assert names == ["random", "bayes", "cautious", "aggressive"]
+    assert names == ["random", "bayes", "cautious", "aggressive", "search"]
     expected = {
         "bayes": {"doubt": "0.35", "bluff": "0.2"},
         "cautious": {"trust": "0.8", "margin": "0.5"},
@@ -293,6 +298,7 @@ def test_strategies_lists_every_strategy_with_parameters_and_defaults(
     assert "(no parameters)" in by_name["random"]
     assert "doubt=0.35" in by_name["bayes"] and "trust=" not in by_name["bayes"]
     assert "raise=2" in by_name["aggressive"]
+    assert "iterations=200" in by_name["search"] and "rollout=0" in by_name["search"]
 
 
 def test_strategies_of_unknown_game_is_a_user_error(capsys: pytest.CaptureFixture[str]) -> None:

@@ -17,7 +17,7 @@ from typing import Annotated
 import typer
 
 from zooanalysis.errors import SettingsError, UserError
-from zooanalysis.games import game_names, get_game
+from zooanalysis.games import game_names, get_game, parse_players
 from zooanalysis.numbers import parse_count
 from zooanalysis.progress import GameProgress
 from zooanalysis.runner import ALL_BACKENDS, DEFAULT_BATCH_SIZE, default_jobs
@@ -338,7 +338,7 @@ def run(
         mix = load_field_mix(chosen_players, game)
         lineup = lineup_of(mix)
     else:
-        lineup = parse_lineup(chosen_players, game.strategies)
+        lineup = parse_players(chosen_players, game)
     settings = _scenario_settings(game, scenario)
     if scenario is not None:
         check_players_setting(scenario.settings, len(lineup), f"{scenario.path}: settings.")
@@ -1052,7 +1052,7 @@ def strategies(
     """List a game's strategies with their parameters and defaults."""
     game = get_game(game_name)
     typer.echo(f"Strategies for {game.title} (use as name or name:param=value,...):")
-    for info in game.strategies.values():
+    for info in game.lineup_strategies().values():
         typer.echo(f"\n  {info.name}")
         typer.echo(f"    {info.description}")
         for param in info.params:

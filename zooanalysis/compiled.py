@@ -22,10 +22,12 @@ from pathlib import Path
 import numba
 
 PACKAGE = Path(__file__).resolve().parent
-COMPILED_SOURCES = ("rng.py", "outcome.py", "decisions.py", "cards/**/*.py", "games/**/*.py")
+COMPILED_SOURCES = (
+    "rng.py", "outcome.py", "decisions.py", "cards/**/*.py", "games/**/*.py", "search/**/*.py"
+)
 """Where compiled code, and the constants it freezes in, lives: the shared random stream,
-the end-of-game outcome tally, the decision counter, the card machinery and the game
-packages. Other modules
+the end-of-game outcome tally, the decision counter, the card machinery, the game
+packages and the search on their forward models. Other modules
 (CLI, storage, results ...) never reach a kernel."""
 
 

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from zooanalysis.games import get_game
+from zooanalysis.games import get_game, parse_players
 from zooanalysis.games.base import BatchResult, Game
 from zooanalysis.results import Run
 from zooanalysis.rotation import (
@@ -69,7 +69,7 @@ from zooanalysis.storage import (
     write_table,
     write_tables,
 )
-from zooanalysis.strategy_spec import PlayerSpec, parse_lineup
+from zooanalysis.strategy_spec import PlayerSpec
 from zooanalysis.version import __version__
 
 
@@ -589,7 +589,7 @@ def resume_request(
             mix = mix_from_record(record["field"], game)
             lineup = lineup_of(mix)
         else:
-            lineup = parse_lineup(record["players"], game.strategies)
+            lineup = parse_players(record["players"], game)
         settings = game.settings_for_lineup(game.settings_from_table(record["settings"]), lineup)
         request = RunRequest(
             game=game,
@@ -632,7 +632,7 @@ def simulate(
 ) -> Run:
     """Run a simulation from Python and return its results (written to ``out`` if given)."""
     chosen = get_game(game)
-    lineup = parse_lineup(players or chosen.default_lineup, chosen.strategies)
+    lineup = parse_players(players or chosen.default_lineup, chosen)
     check_players_setting(settings or {}, len(lineup), "settings: ")
     base = chosen.settings_from_table(settings or {})
     request = RunRequest(

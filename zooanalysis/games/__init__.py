@@ -6,6 +6,9 @@ from importlib import import_module
 
 from zooanalysis.errors import UserError
 from zooanalysis.games.base import Game
+from zooanalysis.strategy_spec import PlayerSpec, parse_lineup
+
+SEARCH = "search"
 
 _BUILT_IN = {
     "big-two": "zooanalysis.games.big_two.game:GAME",
@@ -34,3 +37,30 @@ def get_game(name: str, option: str = "--game") -> Game:
         raise UserError(f"{option}: unknown game {name!r}; allowed are {', '.join(game_names())}")
     module_name, attribute = _BUILT_IN[key].split(":")
     return getattr(import_module(module_name), attribute)
+
+
+def search_games() -> list[str]:
+    """Names of the games whose lineups may hold the ``search`` player (a forward model)."""
+    return [name for name in game_names() if SEARCH in get_game(name).lineup_strategies()]
+
+
+def parse_players(text: str, game: Game, option: str = "--players") -> list[PlayerSpec]:
+    """A lineup for ``game``: its strategies, and ``search`` where it has a forward model;
+    a game without one refuses ``search`` by name (``UserError``, one line)."""
+    strategies = game.lineup_strategies()
+    if SEARCH not in strategies and _names_search(text):
+        raise UserError(
+            f"{option}: {game.name} has no forward model, so no search player; the games "
+            f"that have one are {', '.join(search_games())}"
+        )
+    return parse_lineup(text, strategies, option)
+
+
+def _names_search(text: str) -> bool:
+    """Whether a lineup's text names the ``search`` strategy (``search``, ``search*2``,
+    ``search:iterations=100``)."""
+    for token in text.split(","):
+        name = token.partition(":")[0].partition("*")[0].strip().lower()
+        if name == SEARCH:
+            return True
+    return False

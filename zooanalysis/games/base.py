@@ -63,6 +63,12 @@ class Game(ABC):
     """Histogram tables whose last bin holds "that many or more": table name -> that value
     (e.g. ``{"moves": 1023}``). Reports mention a top bin only where the data reach it."""
 
+    def lineup_strategies(self) -> Mapping[str, StrategyInfo]:
+        """The strategies a lineup may name: :attr:`strategies`, plus ``search`` for a game
+        with a forward model (whose :meth:`batch_job` then plays it). Fields, tuning and
+        ladders draw from :attr:`strategies` only."""
+        return self.strategies
+
     @abstractmethod
     def settings_from_table(self, table: Mapping[str, Any]) -> Any:
         """Validated settings from a scenario file's ``[settings]`` table (may be empty)."""

@@ -31,7 +31,7 @@ from zooanalysis.games.bluff.rules import (
     validate,
 )
 from zooanalysis.games.bluff.strategies import MOVE_NAMES, STRATEGIES
-from zooanalysis.strategy_spec import PlayerSpec
+from zooanalysis.strategy_spec import PlayerSpec, StrategyInfo
 from zooanalysis.trajectory import lead_changes_table, settled_table
 
 CLAIM_MOVES = MOVE_NAMES[1:]
@@ -63,10 +63,21 @@ class BluffGame(Game):
         """Settings as a nested dict (the scenario-file format)."""
         return settings.to_dict()
 
+    def lineup_strategies(self) -> Mapping[str, StrategyInfo]:
+        """The built-in strategies and ``search`` (the forward model's search player)."""
+        from zooanalysis.games.bluff.search import SEARCH, SEARCH_INFO
+
+        return {**STRATEGIES, SEARCH: SEARCH_INFO}
+
     def batch_job(
         self, settings: BluffSettings, lineup: list[PlayerSpec], with_rows: bool
     ) -> BluffBatch:
-        """The kernel batch for these settings and players."""
+        """The kernel batch for these settings and players; with a ``search`` seat, the
+        reference engine's batch (``search.SearchBatch``), counted the same way."""
+        if any(player.strategy == "search" for player in lineup):
+            from zooanalysis.games.bluff.search import SearchBatch
+
+            return SearchBatch(settings, tuple(lineup), with_rows)
         return make_batch(settings, lineup, with_rows)
 
     def tables(
