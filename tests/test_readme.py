@@ -45,6 +45,7 @@ PARSE_ONLY = {
     "field": "a whole meta-game, or a field folder (tests/test_field.py, test_field_lineup.py)",
     "exploit": "a best-response search on a field (tests/test_exploit.py)",
     "psro": "field and exploit, iterated (tests/test_psro.py)",
+    "search": "a search player plays a few games a second (tests/test_bluff_search.py plays it)",
     "lucky-lions-everything": "2e5 games with both expansions (tests/test_lucky_lions_engines_"
     "agree.py plays these settings)",
 }
