@@ -37,7 +37,7 @@ class DodgeballGame(Game):
     strategies = STRATEGIES
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
-    default_lineup = "dodger,coach,dodger,coach"
+    default_lineup = "coach,coach,coach,coach"
     exhibit = "zooanalysis.games.dodgeball.exhibit"
     """Through the Zoo plays one round of it as an exhibit (``exhibit.py``)."""
 
