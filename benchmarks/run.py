@@ -21,6 +21,7 @@ import sys
 import tempfile
 import threading
 import time
+import tomllib
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import import_module
@@ -57,6 +58,9 @@ class GameBenchmarks:
     also_per: str = ""
     """A count of the kernel's totals (e.g. ``hands``) whose rate the kernel rows also
     give, for games made of several such parts."""
+    scenario_lineups: tuple[tuple[str, str, float], ...] = ()
+    """Kernel lineups timed in a scenario's settings: (scenario file in ``simulations/``,
+    lineup, share of ``--kernel-games``), for strategies that differ only there."""
 
 
 BENCHMARKS = (
@@ -78,6 +82,10 @@ BENCHMARKS = (
         ),
         (1.0, 0.05, 0.1),
         ("1e6",),
+        # equilibrium differs from greedy only where a die is reduced
+        scenario_lineups=(
+            ("lucky-lions-everything.toml", "equilibrium,greedy,random,random", 0.005),
+        ),
     ),
     GameBenchmarks(
         "short-zoot-suit",
@@ -166,13 +174,15 @@ def memory_total() -> str:
     return "unknown"
 
 
-def kernel_rate(game_name: str, lineup: str, games: int, per: str = "") -> float:
+def kernel_rate(
+    game_name: str, lineup: str, games: int, per: str = "", table: dict | None = None
+) -> float:
     """Games/s of one kernel batch on the calling thread (one core, CPU time), after a
     warm-up; with ``per`` (a count of the totals, e.g. ``hands``), that count per second
-    instead."""
+    instead; ``table``: the settings (a scenario's ``[settings]``; defaults without)."""
     game = get_game(game_name)
     players = parse_lineup(lineup, game.strategies)
-    settings = game.settings_for_lineup(game.settings_from_table({}), players)
+    settings = game.settings_for_lineup(game.settings_from_table(dict(table or {})), players)
     job = game.batch_job(settings, players, with_rows=False)
     job(1, 100)
     start = time.process_time()
@@ -330,6 +340,13 @@ def measure_game(
                          f"{bench.also_per}/s", "", ""))  # fmt: skip
         rate = kernel_rate(bench.game, lineup, games)
         rows.append((f"{title} (a) kernel, {lineup}, one core", f"{rate:,.0f} games/s", "", ""))
+    for scenario, lineup, share in bench.scenario_lineups:
+        with open(ROOT / "simulations" / scenario, "rb") as handle:
+            table = tomllib.load(handle).get("settings", {})
+        games = max(1000, int(kernel_games * share))
+        rate = kernel_rate(bench.game, lineup, games, table=table)
+        label = f"{title} (a) kernel, {lineup}, {scenario}, one core"
+        rows.append((label, f"{rate:,.0f} games/s", "", ""))
     scratch = Path(tempfile.mkdtemp(prefix="zoosim-bench-"))
     base = [zoosim, "run", "--game", bench.game, "--no-progress"]
     try:

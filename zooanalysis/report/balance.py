@@ -83,7 +83,13 @@ DEFINITIONS = {
     "and being stuck are no decisions. Through the Zoo counts its own decisions only, the "
     "Prepare mulligans (every set of hand cards up to the limit: 1023 or more in the top "
     "bin, one option in a last round with an empty deck); the card play of its exhibits "
-    "belongs to those games and is not counted.",
+    "belongs to those games and is not counted. Lucky Lions counts the turn's pick as one "
+    "decision among (Zoo Card, opponent) pairs (a people-icon card, on which everyone rolls, "
+    "is one option), a reduced die as any k of the die's cards, and each choice the rules "
+    "or expansions give: which player to exclude, which roll to keep, whether to reroll a "
+    "fox, which card a panda switches to, who discards on a tie and which card, who of three "
+    "or more winners gets the card, taking the card or drawing instead; rolls and the "
+    "powers that act by themselves are no decisions.",
     "Drama": "Only games with a single winner: the share still open in the last quarter, in "
     "which the winner took the lead for good only after 75% of the game's moves (settled at "
     "75% or later), with its 95% Wilson interval. Higher means the outcome stays in doubt "
