@@ -419,15 +419,14 @@ def chance_among_winners(
         digits[r] = 0
     chance = 0.0
     while True:
+        weight = 1.0
         shown = 0
         for r in range(count):
-            shown |= 1 << options[r, digits[r]]
-        if (win_sets[shown] >> options[me, digits[me]]) & 1:  # weighed only when I win
-            weight = 1.0
-            for r in range(count):
-                weight *= animal_mix[r, options[r, digits[r]]]
-            if weight != 0.0:
-                chance += weight
+            a = options[r, digits[r]]
+            weight *= animal_mix[r, a]
+            shown |= 1 << a
+        if (win_sets[shown] >> options[me, digits[me]]) & 1 and weight != 0.0:
+            chance += weight
         r = 0
         digits[0] += 1
         while digits[r] == n_options[r]:
