@@ -21,6 +21,7 @@ import sys
 import tempfile
 import threading
 import time
+import tomllib
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import import_module
@@ -60,6 +61,9 @@ class GameBenchmarks:
     kernel_settings_rows: tuple[tuple[str, float, tuple[tuple[str, object], ...]], ...] = ()
     """Extra kernel rows (lineup, share, settings) for settings off by default that cost
     time (Zoology's ``question_information``); the other rows use the default settings."""
+    scenario_lineups: tuple[tuple[str, str, float], ...] = ()
+    """Kernel lineups timed in a scenario's settings: (scenario file in ``simulations/``,
+    lineup, share of ``--kernel-games``), for strategies that differ only there."""
 
 
 BENCHMARKS = (
@@ -81,6 +85,10 @@ BENCHMARKS = (
         ),
         (1.0, 0.05, 0.1),
         ("1e6",),
+        # equilibrium differs from greedy only where a die is reduced
+        scenario_lineups=(
+            ("lucky-lions-everything.toml", "equilibrium,greedy,random,random", 0.005),
+        ),
     ),
     GameBenchmarks(
         "short-zoot-suit",
@@ -177,10 +185,10 @@ def kernel_rate(
 ) -> float:
     """Games/s of one kernel batch on the calling thread (one core, CPU time), after a
     warm-up; with ``per`` (a count of the totals, e.g. ``hands``), that count per second
-    instead. ``table``: settings other than the defaults (a scenario's ``[settings]``)."""
+    instead; ``table``: the settings (a scenario's ``[settings]``; defaults without)."""
     game = get_game(game_name)
     players = parse_lineup(lineup, game.strategies)
-    settings = game.settings_for_lineup(game.settings_from_table(table or {}), players)
+    settings = game.settings_for_lineup(game.settings_from_table(dict(table or {})), players)
     job = game.batch_job(settings, players, with_rows=False)
     job(1, 100)
     start = time.process_time()
@@ -345,6 +353,13 @@ def measure_game(
         rows.append(
             (f"{title} (a) kernel, {lineup}, {named}, one core", f"{rate:,.0f} games/s", "", "")
         )
+    for scenario, lineup, share in bench.scenario_lineups:
+        with open(ROOT / "simulations" / scenario, "rb") as handle:
+            table = tomllib.load(handle).get("settings", {})
+        games = max(1000, int(kernel_games * share))
+        rate = kernel_rate(bench.game, lineup, games, table=table)
+        label = f"{title} (a) kernel, {lineup}, {scenario}, one core"
+        rows.append((label, f"{rate:,.0f} games/s", "", ""))
     scratch = Path(tempfile.mkdtemp(prefix="zoosim-bench-"))
     base = [zoosim, "run", "--game", bench.game, "--no-progress"]
     try:

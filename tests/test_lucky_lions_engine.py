@@ -406,3 +406,85 @@ def test_same_game_index_same_game() -> None:
     assert play_game(rules3, players, 11, 6) != first
     with pytest.raises(ValueError, match="3 strategies for 4 players"):
         play_game(rules, players, 1, 0)
+
+
+# --- decisions (zooanalysis.decisions): every choice and its legal options, by hand ---------
+
+
+def test_each_choice_is_one_decision_with_its_legal_options() -> None:
+    """The turn's pick is one decision among (Zoo Card, opponent) pairs; a tie asks the
+    active player who discards (2) and the discarder which of its cards (its die's size)."""
+    rules = LuckySettings(players=3)
+    market = [card(*CYCLE), card(LION, FOX), card(FOX, PANDA), card(PANDA, LION)]
+    state = table(rules, [[LION] * 6, [LION] * 6, [FOX] * 4], market)
+    play_turn(state, [Scripted(card=(0, 1), discarder=1), Scripted(), Scripted()], active=0)
+    assert state.record.decisions == [4 * 2, 2, 6]
+    # one face-up card, one opponent: the pick is forced (one option), still counted
+    state = table(TWO, [[LION] * 6, [LION] * 6], [card(*CYCLE)])
+    play_turn(state, [Scripted(discarder=1), Scripted()], active=0)
+    assert state.record.decisions == [1, 2, 6]
+
+
+def test_a_tie_only_one_battler_can_discard_asks_no_discarder() -> None:
+    """Seat 1 holds its last card: seat 0 must discard (no choice of discarder), but which
+    of its 6 cards is its choice; nobody able to discard asks nothing."""
+    state = table(TWO, [[LION] * 6, [LION]], [card(*CYCLE)])
+    play_turn(state, [Scripted(), Scripted()], active=0)
+    assert state.record.decisions == [1, 6]
+    state = table(TWO, [[LION], [LION]], [card(*CYCLE)])
+    play_turn(state, [Scripted(), Scripted()], active=0)
+    assert state.record.decisions == [1]
+
+
+def test_busy_zoo_decisions_people_cards_exclusion_and_receiver() -> None:
+    """A people card is one option (everyone rolls: no opponent to pick), a plain card one
+    per opponent; player_exclude picks one of the 2 others; three winners: which of 3."""
+    rules = LuckySettings(players=3, busy_zoo=True)
+    market = [card(LION, FOX, people=True), card(*CYCLE)]
+    state = table(rules, [[DOLPHIN] * 6] * 3, market)
+    play_turn(state, [Scripted(receiver=2), Scripted(), Scripted()], active=0)
+    assert state.record.decisions == [1 + 2, 3]
+    exclude = card(*CYCLE, people=True, special="player_exclude")
+    state = table(rules, [[LION] * 6, [PANDA] * 6, [FOX] * 6], [exclude])
+    play_turn(state, [Scripted(excluded=1), Scripted(), Scripted()], active=0)
+    assert state.record.decisions == [1, 2]
+
+
+def test_reduced_die_double_roll_and_draw_instead_decisions() -> None:
+    """A reduced die of k cards is any k of the die's cards, C(6, 2) = 15 for each battler
+    (a die of k cards or fewer rolls whole: no decision); double_roll's keep and draw
+    instead's take-or-draw are two options each."""
+    rules = LuckySettings(players=2, reduced_die=True)
+    state = table(rules, [[FOX, FOX, LION, LION, LION, LION], [DOLPHIN] * 2], [card(LION, FOX)])
+    play_turn(state, [Scripted(subset=[0, 2] + [0] * 8), Scripted()], active=0)
+    assert state.record.decisions == [1, 15]
+    rules = LuckySettings(players=2, busy_zoo=True)
+    state = table(rules, [[LION, FOX] * 3, [PANDA] * 6], [card(*CYCLE, special="double_roll")])
+    play_turn(state, [Scripted(keep=0), Scripted(keep=1)], active=0)
+    assert state.record.decisions == [1, 2, 2]
+    rules = LuckySettings(players=2, draw_instead=True, refused_zoo_card="out_of_game")
+    state = table(rules, [[FOX] * 6, [LION] * 6], [card(*CYCLE, points=3)], pile=[PANDA] * 2)
+    play_turn(state, [Scripted(draw=True), Scripted()], active=0)
+    assert state.record.decisions == [1, 2]
+
+
+def test_wild_fox_and_panda_decisions() -> None:
+    """A wild fox shown asks reroll-or-not once (2); a wild panda off the card switches to
+    any face-up card: with one left after the pick it is forced (1 option)."""
+    rules = LuckySettings(players=2, wild_animals=True)
+    state = table(rules, [[FOX + W] * 6, [PANDA] * 6], [card(*CYCLE)])
+    play_turn(state, [Scripted(reroll=True), Scripted()], active=0)
+    assert state.record.decisions == [1, 2]
+    other = card(LION, PANDA, FOX, points=1)
+    state = table(rules, [[PANDA + W] * 6, [LION] * 6], [card(LION, FOX), other])
+    play_turn(state, [Scripted(switch=0), Scripted()], active=0)
+    assert state.record.decisions == [2, 1]
+
+
+def test_a_game_records_a_decision_every_turn() -> None:
+    """Every turn starts with the pick; in the base game with 4 players and 4 face-up cards
+    it has 12 options until the Zoo deck runs low."""
+    record = play_game(LuckySettings(), lineup("greedy,random,random,random"), 3, 0)
+    assert record.decisions[0] == 12 and len(record.decisions) >= record.turns
+    # the rest are ties: who discards (2) and which card (the die's size, 2 to 6 here)
+    assert record.decisions.count(12) + record.decisions.count(2) >= record.turns

@@ -88,7 +88,14 @@ DEFINITIONS = {
     "a Ringer's (0 or 14) as a decision of their own, the setup bench and pass, every "
     "player's 'call a timeout?' before each trick while its team has one, a timeout's "
     "placing (or not) and taking, a hit or caught player's bench card, the leader after a "
-    "block and a catch's bring-back (card x partner).",
+    "block and a catch's bring-back (card x partner). "
+    "Lucky Lions counts the turn's pick as one "
+    "decision among (Zoo Card, opponent) pairs (a people-icon card, on which everyone rolls, "
+    "is one option), a reduced die as any k of the die's cards, and each choice the rules "
+    "or expansions give: which player to exclude, which roll to keep, whether to reroll a "
+    "fox, which card a panda switches to, who discards on a tie and which card, who of three "
+    "or more winners gets the card, taking the card or drawing instead; rolls and the "
+    "powers that act by themselves are no decisions.",
     "Drama": "Only games with a single winner: the share still open in the last quarter, in "
     "which the winner took the lead for good only after 75% of the game's moves (settled at "
     "75% or later), with its 95% Wilson interval. Higher means the outcome stays in doubt "

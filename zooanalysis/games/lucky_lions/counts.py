@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from zooanalysis.decisions import new_decision_totals, tally_decisions
 from zooanalysis.games.lucky_lions.engine import (
     END_REASONS,
     POWER_NAMES,
@@ -54,6 +55,9 @@ def new_totals(players: int) -> dict[str, np.ndarray]:
         "settled": np.zeros(SETTLED_BINS, dtype=np.int64),
         # win_ties (seat, tied winners) and winning margins: zooanalysis.outcome
         **new_outcome_totals(n),
+        # legal options of every decision (engine.py lists them), real decisions per game:
+        # zooanalysis.decisions
+        **new_decision_totals(),
     }
 
 
@@ -93,5 +97,6 @@ def tally(record: GameRecord, totals: dict[str, np.ndarray]) -> None:
     for power in record.powers:
         totals["powers"][power] += 1
     totals["lead_changes"][min(record.lead_changes, LEAD_BINS - 1)] += 1
+    tally_decisions(record.decisions, totals)
     if record.settled_turn >= 0:
         totals["settled"][settled_bin(record.settled_turn, record.turns)] += 1

@@ -13,10 +13,32 @@ kernel is tested to play exactly the same games. A game, in order of its random 
 A turn: the active player picks a face-up Zoo Card and an opponent, the market is refilled,
 then the battle (see :func:`play_turn`). Everything a strategy is asked is answered from an
 :class:`Observation` of what that player may know, never from the state itself.
+
+**Decisions** (``zooanalysis.decisions``; the record's ``decisions``): every time the rules
+let a player choose is one decision, with its legal options counted as follows.
+
+- The turn's pick (decision #21): a face-up Zoo Card and an opponent, one decision with
+  :func:`pick_options` options: ``players - 1`` per card, or one for a card on which everyone
+  rolls (Busy Zoo's people icon: the opponent takes no part).
+- player_exclude (3+ players): any other player, ``players - 1``.
+- A reduced die (variant, or a die_split card, when the die holds more than ``k`` cards):
+  any ``k`` of the die's cards, ``C(die size, k)`` (:func:`subset_options`; two cards of
+  one animal are distinct options, as everywhere in the decision counts).
+- double_roll: keep the first or the second result, 2; a wild fox shown: reroll or not, 2;
+  a wild panda off the card: switch to any face-up Zoo Card, the market's size.
+- Two winners who can both discard: the active player picks the discarder, 2; the
+  discarder picks any card of its die (it holds two or more), the die's size; three or
+  more winners: the active player picks the receiver, their number.
+- Draw-instead variant: the receiver takes the card or draws instead, 2.
+
+Forced steps are no decisions and not counted: rolling, a tie in which only one battler can
+discard (it discards), a whole die rolled (no reduced die), the powers that act by
+themselves (wild lion, flamingo, dolphin).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -271,7 +293,8 @@ class BuiltinStrategy:
         die, _, _, _, unseen, market = view.arrays()
         return int(
             compiled.choose_discard(
-                self.code, die, market, len(view.market), unseen, view.wild_animals, rng
+                self.code, die, market, len(view.market), unseen, view.wild_animals, rng,
+                np.zeros(2 * N_TYPES),
             )
         )
 
@@ -337,6 +360,9 @@ class GameRecord:
     settled_turn: int = -1
     """The first 0-based turn from which the single winner was sole leader at every score
     check (``zooanalysis.trajectory``); -1 without a single winner."""
+    decisions: list[int] = field(default_factory=list)
+    """The legal options of every decision, in the order taken (the module docstring lists
+    them; ``zooanalysis.decisions``)."""
 
 
 @dataclass
@@ -486,6 +512,24 @@ def draw_animals(state: GameState, player: Player, count: int) -> int:
     return drawn
 
 
+# --- decisions ---------------------------------------------------------------------------------
+
+
+def pick_options(settings: LuckySettings, market: Sequence[ZooCard], players: int) -> int:
+    """The turn's (Zoo Card, opponent) choices: ``players - 1`` opponents per face-up card,
+    one for a card on which everyone rolls (Busy Zoo's people icon)."""
+    return sum(1 if _everyone_rolls(settings, card) else players - 1 for card in market)
+
+
+def subset_options(die_size: int, k: int) -> int:
+    """The reduced dice a player may pick: any ``k`` of its ``die_size`` cards."""
+    return math.comb(die_size, k)
+
+
+def _decide(state: GameState, options: int) -> None:
+    state.record.decisions.append(options)
+
+
 # --- a turn ------------------------------------------------------------------------------------
 
 
@@ -517,6 +561,7 @@ def battlers_for(
     seats = [(active + step) % players for step in range(players)]
     if card.special == SPECIAL_TYPES[PLAYER_EXCLUDE] and players >= 3:
         view = observe(state, active, active)
+        _decide(state, players - 1)
         excluded = strategies[active].choose_excluded(view, state.stream)
         if excluded == active or not 0 <= excluded < players:
             raise ValueError(f"seat {active} excluded seat {excluded}: pick another player")
@@ -535,6 +580,7 @@ def start_rolls(
         chosen = list(range(len(die)))
         if 0 < k < len(die):
             view = observe(state, seat, active)
+            _decide(state, subset_options(len(die), k))
             counts = strategies[seat].choose_subset(view, card, seats, k, state.stream)
             check_subset(view, counts, k, seat)
             chosen = choose_positions(die, counts)
@@ -547,6 +593,7 @@ def start_rolls(
             second = roll(state, roller)
             die = state.players[roller.seat].die
             view = observe(state, roller.seat, active)
+            _decide(state, 2)
             keep = strategies[roller.seat].choose_keep(
                 view, card, seats, die[first], die[second], state.stream
             )
@@ -588,6 +635,7 @@ def play_turn(state: GameState, strategies: Sequence[Strategy], active: int) -> 
     """One turn: pick a Zoo Card and an opponent, refill, battle, settle who gets the card."""
     record = state.record
     view = observe(state, active, active)
+    _decide(state, pick_options(state.settings, state.market, len(state.players)))
     pick, opponent = strategies[active].choose_card(view, state.stream)
     if not 0 <= pick < len(state.market):
         raise ValueError(f"seat {active} picked Zoo Card {pick} of {len(state.market)}")
@@ -604,6 +652,7 @@ def play_turn(state: GameState, strategies: Sequence[Strategy], active: int) -> 
         if outcome == "switch":
             owner = next(r for r in rollers if _panda_off_card(state, card, r))
             view = observe(state, owner.seat, active)
+            _decide(state, len(state.market))
             index = strategies[owner.seat].choose_switch(view, seats, state.stream)
             if not 0 <= index < len(state.market):
                 raise ValueError(f"seat {owner.seat} switched to Zoo Card {index}")
@@ -646,6 +695,7 @@ def play_turn(state: GameState, strategies: Sequence[Strategy], active: int) -> 
     else:
         record.ties.append(2)
         view = observe(state, active, active)
+        _decide(state, len(seats_won))
         index = strategies[active].choose_receiver(view, seats_won, state.stream)
         if not 0 <= index < len(seats_won):
             raise ValueError(f"seat {active} gave the card to winner {index} of {seats_won}")
@@ -683,6 +733,7 @@ def apply_powers(
                 continue
             winning = i in find_winners(state, card, rollers)
             view = observe(state, roller.seat, active)
+            _decide(state, 2)
             if strategies[roller.seat].choose_reroll(view, winning, state.stream):
                 roller.rerolled = True
                 roller.shown = roll(state, roller)
@@ -748,6 +799,7 @@ def settle_tie(
     state.record.ties.append(0)
     if len(can) == 2:
         view = observe(state, active, active)
+        _decide(state, 2)
         discarder = strategies[active].choose_discarder(view, first, second, state.stream)
         if discarder not in (first, second):
             raise ValueError(f"seat {active} chose seat {discarder} to discard")
@@ -761,6 +813,7 @@ def discard(state: GameState, strategies: Sequence[Strategy], seat: int, active:
     """A secret discard: the player picks a card type from its die (the topmost such card)."""
     player = state.players[seat]
     view = observe(state, seat, active)
+    _decide(state, len(player.die))
     card_type = strategies[seat].choose_discard(view, state.stream)
     if card_type not in player.die:
         raise ValueError(f"seat {seat} discarded type {card_type}, which it does not hold")
@@ -779,6 +832,7 @@ def award(
     player = state.players[seat]
     if settings.draw_instead:
         view = observe(state, seat, active)
+        _decide(state, 2)
         if strategies[seat].choose_draw_instead(view, card, state.stream):
             state.record.draws_instead.append(seat)
             return_refused(state, card)

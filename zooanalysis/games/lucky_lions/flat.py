@@ -237,6 +237,21 @@ def card_key(card: np.ndarray) -> tuple[np.int64, np.int64, np.int64, np.int64, 
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
+def row_key(
+    rows: np.ndarray, i: np.int64
+) -> tuple[np.int64, np.int64, np.int64, np.int64, np.int64]:
+    """:func:`card_key` of ``rows[i]``, read in place (no row view: a view of an array costs
+    a reference count increment and decrement in a kernel's hot loop)."""
+    positions = 0
+    for animal in range(N_ANIMALS):
+        positions |= OFF_CYCLE << (4 * animal)
+    for p in range(rows[i, SIZE]):
+        shift = 4 * rows[i, CYCLE + p]
+        positions = (positions & ~(OFF_CYCLE << shift)) | (p << shift)
+    return rows[i, SIZE], positions, rows[i, SPECIAL], rows[i, NAMED_X], rows[i, NAMED_Y]
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
 def _pair_gap(n: np.int64, positions: np.int64, mine: np.int64, theirs: np.int64) -> np.int64:
     """:func:`gap` of ``mine`` against a single other roller's ``theirs``."""
     at = (positions >> (4 * mine)) & OFF_CYCLE

@@ -33,10 +33,17 @@ arguments ``engine.BuiltinStrategy`` passes (``random`` through the small ``rand
 functions that its ``choose_*`` branches call too, so both engines share one code).
 
 Speed: a call to a compiled helper that takes arrays costs an atomic reference count
-increment and decrement per array (numba's NRT), which cost more than this game's work. The
-hot path of the base game (deal, pick, roll, battle, tie, award) therefore calls no helper
-with arrays beyond tiny ones LLVM inlines; the steps are written out in ``_play_batch``, and
-helpers serve only the variants' rarer steps. Nothing is allocated per game.
+increment and decrement per array (numba's NRT), which cost more than this game's work,
+unless numba can prove them redundant: it can in a helper whose body makes no views, reads
+no tuple of arrays and calls nothing that counts references itself, and it cannot across
+this large loop. ``inline="always"`` does not help here: numba's inlining copies every
+array argument into a new variable, with a count each (a work tuple of 19 arrays cost 19
+per call). So the hot path of the base game (deal, pick, roll, battle, tie, award) calls
+plain helpers written without views or tuples (``greedy_rate``, ``fill_mixes``,
+``card_bits`` on row indices, ``choose_discard`` with keys read in place), and writes the
+rest out in ``_play_batch``; helpers with work tuples serve only the variants' rarer
+steps. Nothing is allocated per game. (Measured with ``perf``: the return address of each
+sample in ``NRT_incref``/``NRT_decref`` names the helper that counts.)
 """
 
 from __future__ import annotations
@@ -44,6 +51,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from zooanalysis.decisions import combinations, count_decision, count_game_decisions
 from zooanalysis.games.lucky_lions.counts import (
     CARDS_WON_BINS,
     DIE_BINS,
@@ -85,8 +93,10 @@ from zooanalysis.games.lucky_lions.strategies import (
     choose_reroll,
     choose_subset,
     choose_switch,
-    greedy_card,
+    fill_mixes,
+    greedy_rate,
     new_strategy_workspace,
+    people_values,
     random_card,
     random_coin,
     random_discard,
@@ -226,6 +236,8 @@ def play_batch(
         totals["settled"],
         totals["win_ties"],
         totals["margins"],
+        totals["decision_options"],
+        totals["game_decisions"],
         rows["row_points"],
         rows["row_cards_won"],
         rows["row_turns"],
@@ -260,7 +272,7 @@ def _remove_at(die: np.ndarray, dlen: np.ndarray, seat: np.int64, position: np.i
     dlen[seat] = n - 1
 
 
-@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+@njit(cache=True, nogil=True, error_model="numpy")
 def _observe(
     code: np.int64,
     seat: np.int64,
@@ -516,6 +528,8 @@ def _play_batch(
     t_settled,
     t_win_ties,
     t_margins,
+    t_options,
+    t_decisions,
     row_points,
     row_cards_won,
     row_turns,
@@ -538,6 +552,9 @@ def _play_batch(
     market = np.empty(market_cap, dtype=np.int64)
     market_rows = np.zeros((market_cap, CARD_FIELDS), dtype=np.int64)
     card = np.empty(CARD_FIELDS, dtype=np.int64)
+    people = np.zeros(market_cap)  # greedy: each market card's value if everyone rolls
+    discard_work = np.zeros(2 * N_TYPES)
+    mixes = strategy_work.mixes
 
     n_animals = animal_cards.shape[0]
     animal_counts = np.zeros(N_TYPES, dtype=np.int64)
@@ -639,6 +656,7 @@ def _play_batch(
         gs[LAST_CHECK] = -1
 
         # ---- turns (engine.play_game) ----
+        decided = 0  # real decisions this game (zooanalysis.decisions)
         active = 0
         end_reason = END_POINTS
         while True:
@@ -650,6 +668,12 @@ def _play_batch(
                 break
 
             # ---- one turn (engine.play_turn) ----
+            options = gs[MARKET_N] * (players - 1)  # engine.pick_options
+            if busy_zoo:
+                options = 0
+                for m in range(gs[MARKET_N]):
+                    options += 1 if rows[market[m], PEOPLE] == 1 else players - 1
+            decided += count_decision(options, t_options)
             code = codes[active]
             if code == RANDOM:
                 pick, opponent = random_card(active, players, gs[MARKET_N], stream)
@@ -661,22 +685,17 @@ def _play_batch(
                 for m in range(gs[MARKET_N]):  # duel tables, built once per card
                     c = market[m]
                     if bits_built[c] != bits_key:
-                        card_bits(rows[c], wild_animals, bits[c])
+                        card_bits(rows, c, wild_animals, bits)
                         bits_built[c] = bits_key
-                pick, opponent = greedy_card(
-                    active,
-                    market,
-                    gs[MARKET_N],
-                    rows,
-                    bits,
-                    my_die,
-                    dlen,
-                    scores,
-                    seen,
-                    unseen,
-                    busy_zoo,
-                    stream,
-                    strategy_work,
+                # greedy_card, its three steps called here: no work tuple on the hot path
+                fill_mixes(active, my_die, dlen, seen, unseen, mixes)
+                if busy_zoo:
+                    people_values(
+                        active, market, gs[MARKET_N], rows, mixes, dlen, strategy_work, people
+                    )
+                pick, opponent = greedy_rate(
+                    active, market, gs[MARKET_N], rows, bits, mixes, people, dlen, scores,
+                    busy_zoo, stream,
                 )
             if not 0 <= pick < gs[MARKET_N]:
                 return ILLEGAL
@@ -701,6 +720,7 @@ def _play_batch(
                 if busy_zoo and card[PEOPLE] == 1:
                     excluded = -1
                     if card[SPECIAL] == PLAYER_EXCLUDE and players >= 3:
+                        decided += count_decision(players - 1, t_options)
                         if codes[active] == RANDOM:
                             excluded = random_other(active, players, stream)
                         else:
@@ -727,6 +747,7 @@ def _play_batch(
                     r_nrolled[r] = 0
                     r_rerolled[r] = 0
                     if 0 < k < n:
+                        decided += count_decision(combinations(n, k), t_options)
                         c = codes[seat]
                         if c == RANDOM:
                             for t in range(N_TYPES):
@@ -792,6 +813,7 @@ def _play_batch(
                             r, seat, no_shuffle, die, r_chosen, r_nchosen, r_rolled,
                             r_nrolled, seen, stream,
                         )
+                        decided += count_decision(2, t_options)
                         c = codes[seat]
                         if c == RANDOM:
                             keep = 1 if random_coin(stream) else 0
@@ -846,6 +868,7 @@ def _play_batch(
                                 _find_winners(card, nb, types, animals, winners, wild_animals)
                                 winning = winners[r] == 1
                                 seat = r_seat[r]
+                                decided += count_decision(2, t_options)
                                 if choose_reroll(codes[seat], winning, stream):
                                     r_rerolled[r] = 1
                                     r_shown[r] = _roll(
@@ -859,6 +882,7 @@ def _play_batch(
                                 break
                     if switch_owner >= 0:
                         seat = r_seat[switch_owner]
+                        decided += count_decision(gs[MARKET_N], t_options)
                         c = codes[seat]
                         if c == RANDOM:
                             index = random_index(gs[MARKET_N], stream)
@@ -981,6 +1005,7 @@ def _play_batch(
                     else:
                         t_ties[TIE_DISCARD] += 1
                         if can_first and can_second:
+                            decided += count_decision(2, t_options)
                             if codes[active] == RANDOM:
                                 discarder = random_discarder(first, second, stream)
                             else:
@@ -992,6 +1017,7 @@ def _play_batch(
                         else:
                             discarder = first if can_first else second
                         # discard
+                        decided += count_decision(dlen[discarder], t_options)
                         c = codes[discarder]
                         if c == RANDOM:
                             for t in range(N_TYPES):
@@ -1007,7 +1033,7 @@ def _play_batch(
                             _market_rows(rows, market, gs[MARKET_N], market_rows)
                             card_type = choose_discard(
                                 c, my_die, market_rows, gs[MARKET_N], unseen, wild_animals,
-                                stream,
+                                stream, discard_work,
                             )
                         if not 0 <= card_type < N_TYPES or my_die[card_type] == 0:
                             return ILLEGAL
@@ -1024,6 +1050,7 @@ def _play_batch(
                         receiver = second if discarder == first else first
                 else:
                     t_ties[TIE_THREE] += 1
+                    decided += count_decision(n_won, t_options)
                     if codes[active] == RANDOM:
                         index = random_index(n_won, stream)
                     else:
@@ -1037,6 +1064,7 @@ def _play_batch(
                     points = card[POINTS]
                     refuse = False
                     if draw_instead:
+                        decided += count_decision(2, t_options)
                         c = codes[receiver]
                         if c == RANDOM:
                             refuse = random_coin(stream)
@@ -1127,6 +1155,7 @@ def _play_batch(
         t_end[end_reason] += 1
         tally_outcome(scores, players, False, t_win_ties, t_margins)
         t_lead[min(gs[LEAD_CHANGES], LEAD_BINS - 1)] += 1
+        count_game_decisions(decided, t_decisions)
         if n_best == 1:
             settled = gs[STREAK_START] if gs[STREAK_LEADER] == sole else gs[LAST_CHECK] + 1
             t_settled[min(SETTLED_BINS - 1, (SETTLED_BINS * settled) // max(turns, 1))] += 1

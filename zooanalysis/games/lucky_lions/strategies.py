@@ -26,7 +26,9 @@ Speed: ``greedy`` rates a Zoo Card from its duel table (:func:`card_bits`: for e
 show, the types it beats and ties as bit masks), built once per card (the kernel builds it
 when the card is first rated in a game), so each chance is a small bilinear form of the two
 mixes over those masks, summed in the same order as the direct evaluation (the same floats).
-Decisions write into work arrays passed in; none allocates.
+Decisions write into work arrays passed in; none allocates. The kernel's once-a-turn calls
+(:func:`greedy_rate`, :func:`fill_mixes`, :func:`card_bits`, :func:`choose_discard`) take
+no views and no work tuple, so numba drops their reference counting (``kernel.py``: why).
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ from zooanalysis.games.lucky_lions.flat import (
     card_key,
     duel_key,
     is_wild,
+    row_key,
 )
 from zooanalysis.games.lucky_lions.matrix_game import (
     Workspace,
@@ -297,12 +300,13 @@ def new_strategy_workspace() -> StrategyWork:
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def card_bits(card: np.ndarray, wild_powers: bool, out: np.ndarray) -> None:
-    """The card's duel table as bit masks: ``out[a]`` has bit ``b`` set when a card of type
-    ``a`` beats type ``b`` (:func:`duel` +1), ``out[N_TYPES + a]`` when they tie (0); pairs a
-    wild dolphin voids (wild powers) are in neither. Built once per card; a chance to get the
-    card is then a bilinear form of two mixes over these masks."""
-    n, positions, special, x, y = card_key(card)
+def card_bits(rows: np.ndarray, i: np.int64, wild_powers: bool, bits: np.ndarray) -> None:
+    """Card ``rows[i]``'s duel table as bit masks in ``out = bits[i]``: ``out[a]`` has bit
+    ``b`` set when a card of type ``a`` beats type ``b`` (:func:`duel` +1), ``out[N_TYPES +
+    a]`` when they tie (0); pairs a wild dolphin voids (wild powers) are in neither. Built
+    once per card; a chance to get the card is then a bilinear form of two mixes over these
+    masks. Rows are indexed in place (no views to reference-count)."""
+    n, positions, special, x, y = row_key(rows, i)
     if not wild_powers:  # types of one animal duel alike: 25 duels, not 100
         for a in range(N_ANIMALS):
             win = 0
@@ -313,10 +317,10 @@ def card_bits(card: np.ndarray, wild_powers: bool, out: np.ndarray) -> None:
                     win |= (1 << b) | (1 << (b + N_ANIMALS))
                 elif result == 0:
                     tie |= (1 << b) | (1 << (b + N_ANIMALS))
-            out[a] = win
-            out[a + N_ANIMALS] = win
-            out[N_TYPES + a] = tie
-            out[N_TYPES + a + N_ANIMALS] = tie
+            bits[i, a] = win
+            bits[i, a + N_ANIMALS] = win
+            bits[i, N_TYPES + a] = tie
+            bits[i, N_TYPES + a + N_ANIMALS] = tie
         return
     for a in range(N_TYPES):
         win = 0
@@ -329,49 +333,8 @@ def card_bits(card: np.ndarray, wild_powers: bool, out: np.ndarray) -> None:
                 win |= 1 << b
             elif result == 0:
                 tie |= 1 << b
-        out[a] = win
-        out[N_TYPES + a] = tie
-
-
-@njit(cache=True, nogil=True, error_model="numpy", inline="always")
-def _support(mixes: np.ndarray, q: np.int64) -> np.int64:
-    """The types with a nonzero chance in ``mixes[q]``, as a bit mask."""
-    mask = 0
-    for t in range(N_TYPES):
-        if mixes[q, t] != 0.0:
-            mask |= 1 << t
-    return mask
-
-
-@njit(cache=True, nogil=True, error_model="numpy", inline="always")
-def bits_chance(
-    bits: np.ndarray,
-    card_i: np.int64,
-    mixes: np.ndarray,
-    mine: np.int64,
-    my_support: np.int64,
-    theirs: np.int64,
-    their_support: np.int64,
-    tie_is_mine: bool,
-) -> float:
-    """:func:`chance_to_get` from the card's :func:`card_bits` row ``bits[card_i]``: the sum of
-    ``mixes[mine, a] * mixes[theirs, b]`` over the pairs I win (and tie, when a tie is mine),
-    added in the same order as :func:`chance_to_get` adds them (the same float)."""
-    chance = 0.0
-    rest = my_support
-    while rest:
-        a = LOWEST_BIT[rest]
-        rest &= rest - 1
-        pa = mixes[mine, a]
-        mask = bits[card_i, a]
-        if tie_is_mine:
-            mask |= bits[card_i, N_TYPES + a]
-        mask &= their_support
-        while mask:
-            b = LOWEST_BIT[mask]
-            mask &= mask - 1
-            chance += pa * mixes[theirs, b]
-    return chance
+        bits[i, a] = win
+        bits[i, N_TYPES + a] = tie
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -483,7 +446,7 @@ def _die_mix(my_die: np.ndarray, out: np.ndarray) -> None:
         out[t] = my_die[t] / total if total > 0 else 0.0
 
 
-@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+@njit(cache=True, nogil=True, error_model="numpy")
 def fill_mixes(
     me: np.int64,
     my_die: np.ndarray,
@@ -644,14 +607,14 @@ def choose_card(
     ids = np.arange(market_count)
     bits = np.zeros((max(market_count, 1), 2 * N_TYPES), dtype=np.int64)
     for c in range(market_count):
-        card_bits(market[c], wild_powers, bits[c])
+        card_bits(market, c, wild_powers, bits)
     return greedy_card(
         me, ids, market_count, market, bits, my_die, sizes, scores, seen, unseen, busy_zoo,
-        stream, work,
+        stream, work, np.zeros(max(market_count, 1)),
     )
 
 
-@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+@njit(cache=True, nogil=True, error_model="numpy")
 def greedy_card(
     me: np.int64,
     market: np.ndarray,
@@ -666,19 +629,76 @@ def greedy_card(
     busy_zoo: bool,
     stream: np.ndarray,
     work: StrategyWork,
+    people: np.ndarray,
 ) -> tuple[np.int64, np.int64]:
     """``greedy``'s and ``equilibrium``'s (market index, opponent): card ``c`` of the market is
-    ``rows[market[c]]`` with duel table ``bits[market[c]]`` (:func:`card_bits`).
+    ``rows[market[c]]`` with duel table ``bits[market[c]]`` (:func:`card_bits`); ``people``
+    (``market_count`` floats) is scratch. The players' mixes (:func:`fill_mixes`) and the
+    value of each card on which everyone rolls (:func:`people_values`), then
+    :func:`greedy_rate`; the kernel makes the same three calls."""
+    mixes = work.mixes
+    fill_mixes(me, my_die, sizes, seen, unseen, mixes)
+    if busy_zoo:
+        people_values(me, market, market_count, rows, mixes, sizes, work, people)
+    return greedy_rate(me, market, market_count, rows, bits, mixes, people, sizes, scores,
+                       busy_zoo, stream)
 
-    They rate every (Zoo Card, opponent) pair by its expected points, then by the opponent's
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def people_values(
+    me: np.int64,
+    market: np.ndarray,
+    market_count: np.int64,
+    rows: np.ndarray,
+    mixes: np.ndarray,
+    sizes: np.ndarray,
+    work: StrategyWork,
+    out: np.ndarray,
+) -> None:
+    """``out[c]``: the expected points of market card ``c`` if it has the people icon
+    (everyone rolls; Busy Zoo), from the players' ``mixes``."""
+    for c in range(market_count):
+        card_i = market[c]
+        if rows[card_i, PEOPLE] == 1:
+            out[c] = _everyone_value(rows[card_i], me, mixes, sizes, work)
+
+
+ALL_TYPES = (1 << N_TYPES) - 1
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def greedy_rate(
+    me: np.int64,
+    market: np.ndarray,
+    market_count: np.int64,
+    rows: np.ndarray,
+    bits: np.ndarray,
+    mixes: np.ndarray,
+    people: np.ndarray,
+    sizes: np.ndarray,
+    scores: np.ndarray,
+    busy_zoo: bool,
+    stream: np.ndarray,
+) -> tuple[np.int64, np.int64]:
+    """:func:`greedy_card`'s choice from the players' ``mixes`` and the people cards' values.
+
+    It rates every (Zoo Card, opponent) pair by its expected points, then by the opponent's
     score (deny the leader); among pairs rated equal the earlier card wins, and the opponent
     is drawn uniformly among those rated equal for it (one random draw, only when there is a
     tie), so no seat is targeted for where it sits.
-    """
+
+    Each chance is the bilinear form of the two mixes over the card's :func:`card_bits` (the
+    pairs I win, and tie when a tie is mine), added in :func:`chance_to_get`'s order (the
+    same float). Called once per turn, so written without views, tuples or helpers that take
+    arrays (the supports packed in one integer): numba then drops the reference counting of
+    its arguments."""
     players = sizes.shape[0]
-    mixes = work.mixes
-    fill_mixes(me, my_die, sizes, seen, unseen, mixes)
-    my_support = _support(mixes, me)
+    supports = np.int64(0)  # N_TYPES bits per player: the types with a nonzero chance
+    for q in range(players):
+        for t in range(N_TYPES):
+            if mixes[q, t] != 0.0:
+                supports |= np.int64(1) << (N_TYPES * q + t)
+    my_support = (supports >> (N_TYPES * me)) & ALL_TYPES
     best_value = -1.0
     best_score = -1
     best_card = 0
@@ -689,11 +709,24 @@ def greedy_card(
         for step in range(1, players):
             q = (me + step) % players
             if everyone:
-                value = _everyone_value(rows[card_i], me, mixes, sizes, work)
-            else:
-                chance = bits_chance(
-                    bits, card_i, mixes, me, my_support, q, _support(mixes, q), sizes[q] > 1
-                )
+                value = people[c]
+            else:  # the chance to get the card, from its duel table
+                their_support = (supports >> (N_TYPES * q)) & ALL_TYPES
+                tie_is_mine = sizes[q] > 1
+                chance = 0.0
+                rest = my_support
+                while rest:
+                    a = LOWEST_BIT[rest]
+                    rest &= rest - 1
+                    pa = mixes[me, a]
+                    mask = bits[card_i, a]
+                    if tie_is_mine:
+                        mask |= bits[card_i, N_TYPES + a]
+                    mask &= their_support
+                    while mask:
+                        b = LOWEST_BIT[mask]
+                        mask &= mask - 1
+                        chance += pa * mixes[q, b]
                 value = rows[card_i, POINTS] * chance
             if value > best_value + 1e-12 or (
                 value > best_value - 1e-12 and scores[q] > best_score
@@ -706,23 +739,17 @@ def greedy_card(
                 tied |= np.int64(1) << q
             if everyone:
                 break  # everyone rolls: the opponent does not matter
-    return best_card, _uniform_member(tied, players, stream)
-
-
-@njit(cache=True, nogil=True, error_model="numpy", inline="always")
-def _uniform_member(mask: np.int64, players: np.int64, stream: np.ndarray) -> np.int64:
-    """A uniformly drawn seat of the bit ``mask`` (one draw, none if it holds one seat)."""
-    count = 0
+    count = 0  # the opponent: uniform among those tied (one draw, none for one)
     for q in range(players):
-        if (mask >> q) & 1:
+        if (tied >> q) & 1:
             count += 1
     pick = below(stream, count) if count > 1 else 0
     for q in range(players):
-        if (mask >> q) & 1:
+        if (tied >> q) & 1:
             if pick == 0:
-                return q
+                return best_card, q
             pick -= 1
-    return -1
+    return best_card, -1
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -983,30 +1010,44 @@ def choose_discard(
     unseen: np.ndarray,
     wild_powers: bool,
     stream: np.ndarray,
+    scratch: np.ndarray,
 ) -> np.int64:
-    """Which type of card to discard from my die (never my last card: the engine checks)."""
+    """Which type of card to discard from my die (never my last card: the engine checks).
+    ``scratch``: ``2 * N_TYPES`` floats of work space."""
     if code == RANDOM:
         return random_discard(my_die, stream)
-    # weakest for the cards still in the market, against the cards it has not seen
+    # weakest for the cards still in the market, against the cards it has not seen: each
+    # type's value sums card by card, type by type (each card's key read once)
     pool = 0
     for t in range(N_TYPES):
         pool += unseen[t]
+    values = scratch  # values[t]; weights at N_TYPES + u
+    for u in range(N_TYPES):
+        values[u] = 0.0
+        values[N_TYPES + u] = (
+            unseen[u] / pool if pool > 0 else (1.0 / N_ANIMALS if u < N_ANIMALS else 0.0)
+        )
+    for c in range(market_count):
+        n, positions, special, x, y = row_key(market, c)
+        points = market[c, POINTS]
+        for t in range(N_TYPES):
+            if my_die[t] == 0:
+                continue
+            value = values[t]
+            for u in range(N_TYPES):
+                weight = values[N_TYPES + u]
+                if weight > 0.0:
+                    result = duel_key(n, positions, special, x, y, t, u, wild_powers)
+                    value += points * weight * result
+            values[t] = value
     worst = -1
     worst_value = 0.0
     for t in range(N_TYPES):
         if my_die[t] == 0:
             continue
-        value = 0.0
-        for c in range(market_count):
-            n, positions, special, x, y = card_key(market[c])
-            for u in range(N_TYPES):
-                weight = unseen[u] / pool if pool > 0 else (1.0 / N_ANIMALS if u < N_ANIMALS else 0)
-                if weight > 0.0:
-                    result = duel_key(n, positions, special, x, y, t, u, wild_powers)
-                    value += market[c, POINTS] * weight * result
-        if worst < 0 or value < worst_value - 1e-12:
+        if worst < 0 or values[t] < worst_value - 1e-12:
             worst = t
-            worst_value = value
+            worst_value = values[t]
     return worst
 
 
