@@ -46,7 +46,14 @@ class BluffGame(Game):
     strategies = STRATEGIES
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
-    default_lineup = "bayes,bayes,cautious,random"
+    default_lineup = (
+        "aggressive:doubt_ratio=10,aggressive:doubt_ratio=10,"
+        "aggressive:doubt_ratio=10,aggressive:doubt_ratio=10"
+    )
+    """Drawn from the equilibrium field of issue 18 (README, "Bluff in Zoo's equilibrium
+    field"): its mix is a pure, almost never doubting aggressive:doubt_ratio=10, and a searched
+    best response gains 8.3 points against it, against 25.4 against the former default
+    bayes,bayes,cautious,random (as a mix of its seats): measurably less exploitable."""
     histogram_tops = MappingProxyType(
         {"rounds": ROUND_BINS - 1, "moves": MOVE_BINS - 1, "points": POINT_BINS - 1}
     )
