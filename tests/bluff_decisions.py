@@ -114,12 +114,13 @@ def record() -> list[Decision]:
                     code, params, hand, len(observation.hand), known, unseen,
                     observation.pile_size, observation.draw_pile_size, observation.claim_count,
                     observation.claim_kind, observation.claim_cap, rng, new_workspace(),
+                    engine.public_table(observation),
                 )
             else:
                 answer = choose_claim(
                     code, params, known, unseen, observation.pile_size,
                     observation.claim_count, observation.claim_kind, observation.claim_cap,
-                    rng, new_workspace(),
+                    rng, new_workspace(), engine.public_table(observation),
                 )
             if code != RANDOM:
                 decisions.append(

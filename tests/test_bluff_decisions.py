@@ -18,7 +18,10 @@ from zooanalysis.games.bluff.strategies import (
     choose_claim,
     choose_claim_after_move,
     choose_move,
+    new_table,
 )
+
+TABLE = new_table()  # the public facts only ``stakes`` reads; the corpus predates it
 
 
 @pytest.fixture(scope="module")
@@ -41,9 +44,12 @@ def replay(corpus: dict[str, np.ndarray], row: int, work: np.ndarray) -> tuple[i
         answer = choose_move(
             code, params, corpus["hand"][row], np.int64(corpus["hand_size"][row]), known,
             unseen, pile_size, np.int64(corpus["draw_size"][row]), count, kind, cap, rng, work,
+            TABLE,
         )
     else:
-        answer = choose_claim(code, params, known, unseen, pile_size, count, kind, cap, rng, work)
+        answer = choose_claim(
+            code, params, known, unseen, pile_size, count, kind, cap, rng, work, TABLE
+        )
     return int(answer[0]), int(answer[1]), int(rng[0])
 
 
@@ -94,7 +100,7 @@ def test_claims_after_a_move_reuse_nothing_stale(corpus):
             corpus["known"][claim].astype(np.int64), corpus["unseen"][claim].astype(np.int64),
             np.int64(corpus["pile_size"][claim]), np.int64(corpus["claim_count"][claim]),
             np.int64(corpus["claim_kind"][claim]), np.int64(corpus["cap"][claim]), rng, work,
-            np.int64(move), np.int64(card),
+            TABLE, np.int64(move), np.int64(card),
         )
         pairs += 1
         if tuple(int(a) for a in answer) != tuple(corpus["answer"][claim]) or int(

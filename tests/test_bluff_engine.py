@@ -48,7 +48,7 @@ from zooanalysis.games.bluff.rules import (
 )
 from zooanalysis.games.bluff.strategies import MOVE_DOUBT, MOVE_DRAW, MOVE_HAND, MOVE_NONE
 
-STRATEGY_NAMES = ["random", "bayes", "cautious", "aggressive"]
+STRATEGY_NAMES = ["random", "bayes", "cautious", "aggressive", "stakes"]
 MOVE_BY_NAME = {"doubt": MOVE_DOUBT, "hand": MOVE_HAND, "draw": MOVE_DRAW, "none": MOVE_NONE}
 
 

@@ -112,6 +112,23 @@ CASES = [
         id="unpacked-deck-random",
     ),
     pytest.param(BluffSettings(players=4), "random*4", 116, 300, id="4p-random"),
+    # stakes reads the public table (scores, the points that end the game, the claims)
+    pytest.param(
+        BluffSettings(players=4), "stakes,bayes,cautious,random", 117, 100, id="4p-stakes"
+    ),
+    pytest.param(
+        BluffSettings(players=2, points_to_end=12), "stakes:read=8,cliff=6,bluff=0.9,stakes",
+        118, 150, id="2p-stakes-12-points",
+    ),
+    pytest.param(
+        BluffSettings(players=5, hand_size=3, deck=SMALL_DECK),
+        "stakes:rival=1.5,caution=0,bluff_pile=3,stakes,aggressive,stakes:read=1,random",
+        119, 100, id="5p-stakes-small-deck",
+    ),
+    pytest.param(
+        BluffSettings(players=3, deck=DeckSettings(animal_cards_per_value=8)),
+        "stakes,bayes,stakes:read=20", 120, 40, id="unpacked-deck-stakes",
+    ),
 ]
 
 

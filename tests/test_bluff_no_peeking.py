@@ -41,9 +41,16 @@ from zooanalysis.games.bluff.strategies import (
     AGGRESSIVE,
     BAYES,
     CAUTIOUS,
+    MAX_PARAMS,
     MOVE_DOUBT,
+    NOBODY,
     RANDOM,
+    STAKES,
     STRATEGIES,
+    TABLE_EVIDENCE,
+    TABLE_OTHERS,
+    TABLE_SIZE,
+    TABLE_TARGET,
     choose_claim,
     choose_move,
     strategy_code,
@@ -62,8 +69,11 @@ TESTED = [
     "cautious:trust=2,margin=3",
     "aggressive:raise=1,doubt_ratio=3,draw=0.9",
     "aggressive:raise=4,doubt_ratio=0.5,draw=0",
+    "stakes",
+    "stakes:read=1,rival=0,caution=0,cliff=0,bluff=1,bluff_pile=100",
+    "stakes:read=20,rival=2,caution=2,cliff=10,bluff=0.6,bluff_pile=1",
 ]
-NAMES = ["random", "bayes", "cautious", "aggressive"]
+NAMES = ["random", "bayes", "cautious", "aggressive", "stakes"]
 
 
 def decision_points(game_settings: BluffSettings, strategies, seed: int, game_index: int = 0):
@@ -289,7 +299,13 @@ def test_public_information_is_in_the_observation():
 
 # --- the compiled strategies depend only on their arguments ----------------------------------
 
-CODES = {"random": RANDOM, "bayes": BAYES, "cautious": CAUTIOUS, "aggressive": AGGRESSIVE}
+CODES = {
+    "random": RANDOM,
+    "bayes": BAYES,
+    "cautious": CAUTIOUS,
+    "aggressive": AGGRESSIVE,
+    "stakes": STAKES,
+}
 
 
 @st.composite
@@ -318,20 +334,35 @@ def situations(draw):
     claim_kind = -1 if claim_count == 0 else draw(st.integers(0, N_KINDS - 1))
     if claim_count == 0 and hand_size == 0 and draw_size == 0:
         draw_size = 1
-    return hand, hand_size, known, unseen, pile_size, draw_size, claim_count, claim_kind, cap
+    table = np.asarray(
+        draw(st.lists(st.integers(0, 40), min_size=TABLE_SIZE, max_size=TABLE_SIZE)),
+        dtype=np.int64,
+    )
+    table[TABLE_TARGET] = draw(st.integers(1, 60))
+    if draw(st.booleans()):
+        table[TABLE_OTHERS] = NOBODY
+    unknown = pile_size - int(known.sum())
+    for kind in range(N_KINDS):  # opponents' cards on the pile are unknown pile cards
+        table[TABLE_EVIDENCE + kind] = min(table[TABLE_EVIDENCE + kind] % 4, unknown)
+        unknown -= table[TABLE_EVIDENCE + kind]
+    return (
+        hand, hand_size, known, unseen, pile_size, draw_size, claim_count, claim_kind, cap, table
+    )
 
 
 def _compiled_move(code, params, situation, rng, work):
-    hand, hand_size, known, unseen, pile_size, draw_size, count, kind, cap = situation
+    hand, hand_size, known, unseen, pile_size, draw_size, count, kind, cap, table = situation
     return choose_move(
         code, params, hand, hand_size, known, unseen, pile_size, draw_size, count, kind, cap,
-        rng, work,
+        rng, work, table,
     )
 
 
 def _compiled_claim(code, params, situation, rng, work):
-    _, _, known, unseen, pile_size, _, count, kind, cap = situation
-    return choose_claim(code, params, known, unseen, pile_size, count, kind, cap, rng, work)
+    _, _, known, unseen, pile_size, _, count, kind, cap, table = situation
+    return choose_claim(
+        code, params, known, unseen, pile_size, count, kind, cap, rng, work, table
+    )
 
 
 @pytest.mark.parametrize("spec", TESTED)
@@ -340,7 +371,7 @@ def _compiled_claim(code, params, situation, rng, work):
 def test_compiled_strategies_depend_only_on_their_arguments(spec, situation, seed, garbage):
     player = parse_player(spec, STRATEGIES)
     code = CODES[player.strategy]
-    params = np.zeros(4, dtype=np.float64)
+    params = np.zeros(MAX_PARAMS, dtype=np.float64)
     params[: len(player.params)] = [value for _, value in player.params]
     assert code == strategy_code(player)
     np.testing.assert_array_equal(params, strategy_params(player))

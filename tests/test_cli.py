@@ -20,11 +20,11 @@ from run_helpers import assert_same_tables, tables_of
 
 import zooanalysis
 from zooanalysis import cli
-from zooanalysis.games import game_names
+from zooanalysis.games import game_names, get_game
 from zooanalysis.games.bluff import odds
 from zooanalysis.games.bluff.rules import DeckSettings
 from zooanalysis.games.bluff.strategies import STRATEGIES
-from zooanalysis.strategy_spec import format_number
+from zooanalysis.strategy_spec import format_number, parse_lineup
 
 ZOOSIM = Path(sys.executable).with_name("zoosim")
 
@@ -44,6 +44,8 @@ MANIFEST_KEYS = {
 ALLOWED_GAMES = "allowed are " + ", ".join(game_names())
 """How an unknown game name is answered: every registered game, by name."""
 RATE_RE = r"\d+\.\d+% \[\d+\.\d+%, \d+\.\d+%\] \(n=[\d,]+\)"
+DEFAULT_SEATS = [p.label for p in parse_lineup(get_game("bluff").default_lineup, STRATEGIES)]
+"""Bluff's default lineup, seat by seat (what a run without --players plays)."""
 
 
 def run_cli(capsys: pytest.CaptureFixture[str], *args: object) -> tuple[int, str, str]:
@@ -86,7 +88,7 @@ def cli_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
 
 def test_run_exits_zero_and_prints_the_summary(cli_run: tuple[Path, str]) -> None:
     out, text = cli_run
-    assert text.startswith("Bluff in Zoo: 3,000 games, 4 players (bayes, bayes, cautious, random)")
+    assert text.startswith(f"Bluff in Zoo: 3,000 games, 4 players ({', '.join(DEFAULT_SEATS)})")
     assert "seed 5" in text.splitlines()[0]
     for heading in (
         "Win share by seat",
@@ -99,13 +101,13 @@ def test_run_exits_zero_and_prints_the_summary(cli_run: tuple[Path, str]) -> Non
     ):
         assert heading in text
     # Win share per seat and per strategy, each with its CI and n.
-    for seat, strategy in enumerate(["bayes", "bayes", "cautious", "random"], start=1):
-        assert re.search(rf"seat {seat} {strategy}\s+{RATE_RE}", text), (seat, strategy)
+    for seat, strategy in enumerate(DEFAULT_SEATS, start=1):
+        assert re.search(rf"seat {seat} {re.escape(strategy)}\s+{RATE_RE}", text), (seat, strategy)
     by_strategy = text.split("Win share by strategy (per seat played)")[1].split("\n\n")[0]
-    assert re.search(rf"\n  bayes\s+{RATE_RE}", by_strategy)
-    assert "(n=6,000)" in by_strategy.split("\n  bayes")[1].splitlines()[0]
-    assert "(n=3,000)" in by_strategy.split("\n  cautious")[1].splitlines()[0]
-    assert "(n=3,000)" in by_strategy.split("\n  random")[1].splitlines()[0]
+    for strategy in dict.fromkeys(DEFAULT_SEATS):  # n counts every seat the strategy played
+        assert re.search(rf"\n  {re.escape(strategy)}\s+{RATE_RE}", by_strategy)
+        n = 3000 * DEFAULT_SEATS.count(strategy)
+        assert f"(n={n:,})" in by_strategy.split(f"\n  {strategy}")[1].splitlines()[0]
     # Mean penalty points per seat with an interval.
     assert len(re.findall(r"seat \d \w+\s+\d+\.\d\d \[\d+\.\d\d, \d+\.\d\d\]", text)) == 4
     # Game length in rounds and moves.
@@ -126,7 +128,7 @@ def test_run_writes_manifest_and_tables(cli_run: tuple[Path, str]) -> None:
     assert manifest["game"] == "bluff"
     assert manifest["seed"] == 5
     assert manifest["games"] == 3000
-    assert manifest["lineup"] == ["bayes", "bayes", "cautious", "random"]
+    assert manifest["lineup"] == DEFAULT_SEATS
     assert manifest["settings"]["players"] == 4
     assert manifest["wall_seconds"] >= 0
     assert manifest["games_per_second"] > 0
@@ -177,7 +179,7 @@ BAD_RUNS = [
     ),
     pytest.param(
         ["--players", "bayz,random"],
-        ["--players", "'bayz'", "allowed are aggressive, bayes, cautious, random"],
+        ["--players", "'bayz'", "allowed are aggressive, bayes, cautious, random, stakes"],
         id="strategy",
     ),
     pytest.param(["--games", "abc"], ["--games", "'abc'", "positive whole number"], id="games-abc"),
@@ -282,7 +284,7 @@ def test_strategies_lists_every_strategy_with_parameters_and_defaults(
     code, text, err = run_cli(capsys, "strategies", "--game", "bluff")
     assert code == 0, err
     names = [line.strip() for line in text.splitlines() if re.fullmatch(r"  \w+", line)]
-    assert names == ["random", "bayes", "cautious", "aggressive", "search"]
+    assert names == ["random", "bayes", "cautious", "aggressive", "stakes", "search"]
     expected = {
         "bayes": {"doubt": "0.35", "bluff": "0.2"},
         "cautious": {"trust": "0.8", "margin": "0.5"},

@@ -717,8 +717,8 @@ def exploit(
         typer.Option(
             "--targets",
             help=with_default(
-                "What to exploit: mix (the equilibrium) and/or population strategies, "
-                "comma-separated.",
+                "What to exploit: mix (the equilibrium), default (the game's default "
+                "lineup as a mix) and/or population strategies, comma-separated.",
                 "mix and every population strategy (none with --against)",
             ),
         ),

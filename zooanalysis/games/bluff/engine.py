@@ -30,7 +30,14 @@ from zooanalysis.games.bluff.strategies import (
     MOVE_HAND,
     MOVE_NAMES,
     MOVE_NONE,
+    NOBODY,
     STRATEGIES,
+    TABLE_CLAIMANT,
+    TABLE_EVIDENCE,
+    TABLE_OTHERS,
+    TABLE_OWN,
+    TABLE_SIZE,
+    TABLE_TARGET,
     choose_claim,
     choose_move,
     strategy_code,
@@ -54,7 +61,8 @@ class Observation:
     """Everything the acting player may know, and nothing more.
 
     Public: pile and draw-pile sizes, the round's claims, every player's penalty points, the
-    deck's composition and the cards revealed by earlier doubts. Private: the player's own
+    points that end the game, the deck's composition and the cards revealed by earlier
+    doubts. Private: the player's own
     hand (in hand order) and the pile cards it placed this round (``known``).
     """
 
@@ -76,6 +84,8 @@ class Observation:
     scores: tuple[int, ...]
     history: tuple[tuple[int, int, int, int], ...]
     """This round's claims so far as (seat, move, count, kind)."""
+    points_to_end: int = 30
+    """The penalty points that end the game (a rule setting, public)."""
 
     @property
     def first_move(self) -> bool:
@@ -99,6 +109,27 @@ class Strategy(Protocol):
 
     def choose_claim(self, observation: Observation, rng: np.ndarray) -> tuple[int, int]:
         """(count, kind) once the chosen card, if any, lies on the pile and is in ``known``."""
+
+
+def public_table(observation: Observation) -> np.ndarray:
+    """The public facts ``stakes`` reads (``strategies.TABLE_*``), from the observation.
+
+    Its own, the claimant's (the player before) and the other opponents' fewest penalty
+    points (``NOBODY`` with no other opponent), the points that end the game, and per kind
+    the pile cards opponents placed from their hands this round with a claim of that kind.
+    """
+    table = np.zeros(TABLE_SIZE, dtype=np.int64)
+    seat, players, scores = observation.seat, observation.players, observation.scores
+    claimant = (seat - 1) % players
+    table[TABLE_OWN] = scores[seat]
+    table[TABLE_CLAIMANT] = scores[claimant]
+    others = [scores[p] for p in range(players) if p not in (seat, claimant)]
+    table[TABLE_OTHERS] = min(others) if others else NOBODY
+    table[TABLE_TARGET] = observation.points_to_end
+    for claimer, move, _, kind in observation.history:
+        if claimer != seat and move == MOVE_HAND:
+            table[TABLE_EVIDENCE + kind] += 1
+    return table
 
 
 @dataclass(frozen=True)
@@ -130,6 +161,7 @@ class BuiltinStrategy:
             observation.claim_cap,
             rng,
             new_workspace(),
+            public_table(observation),
         )
         return int(move), int(index)
 
@@ -147,6 +179,7 @@ class BuiltinStrategy:
             observation.claim_cap,
             rng,
             new_workspace(),
+            public_table(observation),
         )
         return int(count), int(kind)
 
@@ -261,6 +294,7 @@ def observe(state: GameState, seat: int) -> Observation:
         claim_cap=state.settings.claim_cap,
         scores=tuple(state.scores),
         history=tuple(state.history),
+        points_to_end=state.settings.points_to_end,
     )
 
 

@@ -55,7 +55,15 @@ from zooanalysis.games.bluff.strategies import (
     MOVE_NONE,
     MOVE_ROW_FIRST,
     NO_CLAIM,
+    NOBODY,
     RANDOM,
+    STAKES,
+    TABLE_CLAIMANT,
+    TABLE_EVIDENCE,
+    TABLE_OTHERS,
+    TABLE_OWN,
+    TABLE_SIZE,
+    TABLE_TARGET,
     choose_claim_after_move,
     choose_move,
     random_claim_table,
@@ -174,6 +182,28 @@ def _view_of(
     return size
 
 
+@njit(cache=True, nogil=True, error_model="numpy", _nrt=False, inline="always")
+def _fill_table(seat, players, scores, points_to_end, hand_claims, table):
+    """The public facts ``stakes`` reads, as ``engine.public_table`` writes them: scores, the
+    points that end the game, and the pile cards opponents placed from their hands this round
+    with a claim of each kind (``hand_claims[player, kind]``)."""
+    claimant = seat - 1 if seat > 0 else players - 1
+    table[TABLE_OWN] = scores[seat]
+    table[TABLE_CLAIMANT] = scores[claimant]
+    others = NOBODY
+    for player in range(players):
+        if player != seat and player != claimant:
+            others = min(others, scores[player])
+    table[TABLE_OTHERS] = others
+    table[TABLE_TARGET] = points_to_end
+    for kind in range(N_KINDS):
+        cards = 0
+        for player in range(players):
+            if player != seat:
+                cards += hand_claims[player, kind]
+        table[TABLE_EVIDENCE + kind] = cards
+
+
 @njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def _doubt_count(plain, ones, pile_counts, packed, kind):
     """Animals of ``kind`` a doubt would find now: a field of the packed pile, or counted
@@ -254,6 +284,8 @@ def _play_batch(
         np.zeros(params.shape[1], dtype=np.float64),  # my_params
         np.zeros(claims.shape, dtype=np.int32),  # claim_cells
         np.zeros(doubts.shape, dtype=np.int32),  # doubt_cells
+        np.zeros(TABLE_SIZE, dtype=np.int64),  # table
+        np.zeros((players, N_KINDS), dtype=np.int64),  # hand_claims
     )
     return _play_games(
         deck_template, hand_size, points_to_end, claim_cap, codes, params, batch_seed,
@@ -315,6 +347,8 @@ def _play_games(
     my_params,
     claim_cells,
     doubt_cells,
+    table,
+    hand_claims,
 ):
     """Play the batch on the scratch arrays of :func:`_play_batch`. Compiled without
     reference counting (it allocates nothing): counting references around every strategy
@@ -328,6 +362,10 @@ def _play_games(
     for seat in range(players):
         if codes[seat] != RANDOM:
             views = True
+    reads_table = False  # does any seat read the public table (stakes)?
+    for seat in range(players):
+        if codes[seat] == STAKES:
+            reads_table = True
     per_type = views or not packed  # keep the pile's counts per card type
     write_rows = row_rounds.shape[0] > 0
     cap_claim = claim_cap << CLAIM_BITS  # claims at or above: the count is the cap
@@ -380,6 +418,10 @@ def _play_games(
                 for player in range(players):
                     for card_type in range(N_CARD_TYPES):
                         known[player, card_type] = 0
+            if reads_table:
+                for player in range(players):
+                    for kind in range(N_KINDS):
+                        hand_claims[player, kind] = 0
             claim = NO_CLAIM  # count << CLAIM_BITS | kind
             claimant_move = 0
             seat = round_index % players
@@ -416,6 +458,8 @@ def _play_games(
                         seat, hands, hand_len, known, revealed, deck_counts, params, my_hand,
                         my_known, unseen, my_params,
                     )
+                    if code == STAKES:  # kept for its claim too: nothing changes between
+                        _fill_table(seat, players, scores, points_to_end, hand_claims, table)
                     stream[0] = state
                     move, index = choose_move(
                         code,
@@ -431,6 +475,7 @@ def _play_games(
                         claim_cap,
                         stream,
                         work,
+                        table,
                     )
                     state = stream[0]
                     if move == MOVE_DOUBT and first_move:
@@ -531,6 +576,7 @@ def _play_games(
                         claim_cap,
                         stream,
                         work,
+                        table,
                         move,
                         card if card != NO_CARD else -1,
                     )
@@ -554,6 +600,8 @@ def _play_games(
                     move - 1,
                     1 if found >= count else 0,
                 ] += 1
+                if reads_table and move == MOVE_HAND:
+                    hand_claims[seat, kind] += 1
                 claimant_move = move
                 first_move = False
                 seat = seat + 1 if seat + 1 < players else 0

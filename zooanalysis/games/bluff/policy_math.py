@@ -472,3 +472,44 @@ def cached_tail(
         )
         computed |= np.int64(1) << slot
     return work[row, column], computed
+
+
+# --- reading the claims: what a claimant probably placed ---------------------------------------
+
+
+@inlined
+def add_claim_evidence(
+    evidence: np.ndarray,
+    first: np.int64,
+    weight: float,
+    unseen: np.ndarray,
+    total_unseen: np.int64,
+    work: np.ndarray,
+    first_row: np.int64,
+) -> None:
+    """Shift the unknown cards' expected animals (``work[first_row + mode]``, ``EXPECTED`` or
+    ``DRAW_SPREADS``, plain and "count 1" modes) for what the claims say about them.
+
+    ``evidence[first + kind]`` unknown pile cards were placed from an opponent's hand with a
+    claim of ``kind``. Each is believed drawn from the unseen cards with likelihood
+    ``weight`` (1: no reading) on the card types that add animals of that kind (its animals
+    and the wild cards) and 1 on the others, so its mean contribution becomes
+    ``weight * S / (weight * N + T - N)`` instead of ``S / T`` (``S`` the unseen cards'
+    animals of the kind, ``N`` the unseen cards adding any, ``T`` all unseen cards). The
+    spreads are left as they are (an approximation); the "equal" and "both" modes count every
+    animal alike, and which animal a claim names does not change them.
+    """
+    if total_unseen <= 0 or weight == 1.0:
+        return
+    wild_cards = unseen[WILD_1] + unseen[WILD_2]
+    for kind in range(N_KINDS):
+        cards = evidence[first + kind]
+        if cards <= 0:
+            continue
+        adding = wild_cards
+        for value in range(1, 4):
+            adding += unseen[kind * 3 + value - 1]
+        scale = weight / (weight * adding + total_unseen - adding) - 1.0 / total_unseen
+        for mode in range(MODE_ALL_EQUAL):
+            animals = work[MEANS + mode, kind] * total_unseen
+            work[first_row + mode, kind] += cards * animals * scale

@@ -10,7 +10,10 @@ The arguments are the player's hand, ``known`` (counts per card type of the pile
 placed this round, from its hand or the draw pile), ``unseen`` (counts per card type of the
 cards it has never seen: the deck less its hand, its known pile cards and the cards revealed
 by earlier doubts), the pile and draw-pile sizes, the standing claim, the claim cap, its
-parameters and the game's random stream. Nothing else of the game reaches a strategy.
+parameters, the game's random stream and ``table``, public facts (its own, the claimant's
+and the other opponents' penalty points, the points that end the game, and how many pile
+cards opponents placed from their hands with a claim of each kind). Nothing else of the game
+reaches a strategy.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from zooanalysis.games.bluff.policy_math import (
     ROW_DRAW,
     ROW_HELD,
     STRONGEST_VALUE,
+    add_claim_evidence,
     cached_tail,
     chance_at_least,
     count_in_mode,
@@ -59,7 +63,8 @@ RANDOM = 0
 BAYES = 1
 CAUTIOUS = 2
 AGGRESSIVE = 3
-MAX_PARAMS = 4
+STAKES = 4
+MAX_PARAMS = 6
 
 STRATEGIES: dict[str, StrategyInfo] = {
     "random": StrategyInfo(
@@ -112,9 +117,49 @@ STRATEGIES: dict[str, StrategyInfo] = {
             ParamSpec("draw", 0.5, 0.0, 1.0, "probability of playing the top draw-pile card"),
         ),
     ),
+    "stakes": StrategyInfo(
+        "stakes",
+        "bayes's beliefs, also reading the opponents' claims (a card placed from the hand "
+        "with a claim of a kind is believed more likely to show that kind); doubts when the "
+        "doubt's expected penalty points, weighed by who would take them and whether they "
+        "end the game, beat raising; bluffs at random, less the more is at stake.",
+        (
+            ParamSpec(
+                "read", 2.0, 1.0, 20.0,
+                "likelihood weight of the claimed kind for a card an opponent placed from "
+                "its hand (1: claims say nothing)",
+            ),
+            ParamSpec(
+                "rival", 0.3, 0.0, 2.0,
+                "what a point the claimant takes is worth to it, against 1 for its own",
+            ),
+            ParamSpec(
+                "caution", 0.5, 0.0, 2.0,
+                "share of a false raise's cost (the pile) it expects to pay if it raises",
+            ),
+            ParamSpec(
+                "cliff", 2.0, 0.0, 10.0,
+                "extra weight per point of a pile that would end the game",
+            ),
+            ParamSpec(
+                "bluff", 0.3, 0.0, 1.0,
+                "chance of claiming one more than believed when nothing is at stake",
+            ),
+            ParamSpec(
+                "bluff_pile", 15.0, 1.0, 100.0,
+                "weighed pile points at which it stops bluffing (linearly)",
+            ),
+        ),
+    ),
 }
 
-STRATEGY_CODES = {"random": RANDOM, "bayes": BAYES, "cautious": CAUTIOUS, "aggressive": AGGRESSIVE}
+STRATEGY_CODES = {
+    "random": RANDOM,
+    "bayes": BAYES,
+    "cautious": CAUTIOUS,
+    "aggressive": AGGRESSIVE,
+    "stakes": STAKES,
+}
 
 
 def strategy_code(player: PlayerSpec) -> int:
@@ -322,17 +367,34 @@ def _bayes_move(
 ):
     doubt_below = params[0]
     unknown = _unknown_pile_cards(known, pile_size)
-    first_move = claim_count == 0
     total_unseen = _bayes_beliefs(known, unseen, unknown, work)
-    if not first_move:
+    if claim_count > 0:
         believed = chance_at_least(
             claim_count, claim_kind, -1, unknown, total_unseen, work, ROW_HELD, EXPECTED
         )
         if believed < doubt_below:
             return MOVE_DOUBT, -1
+    move, index, _ = _bayes_place(
+        hand, hand_size, known, unseen, draw_size, claim_count, claim_kind, cap, unknown,
+        total_unseen, work, NO_EVIDENCE, 0, 1.0,
+    )
+    return move, index
+
+
+@inlined
+def _bayes_place(
+    hand, hand_size, known, unseen, draw_size, claim_count, claim_kind, cap, unknown,
+    total_unseen, work, evidence, first, weight,
+):
+    """The card to place (hand card, draw, none) that best supports some legal claim, once
+    ``_bayes_beliefs`` filled ``work``: (move, hand index, the believed chance of that
+    claim). ``evidence`` (from index ``first``) and ``weight`` shift the draw's expectations as
+    ``add_claim_evidence`` shifted the held ones (``weight`` 1: no shift)."""
+    first_move = claim_count == 0
     if draw_size > 0:
         store_mode_probabilities(known, -1, unseen, total_unseen, unknown + 1, work, ROW_DRAW)
         prepare_spreads(unknown + 1, total_unseen, work, DRAW_SPREADS)
+        add_claim_evidence(evidence, first, weight, unseen, total_unseen, work, DRAW_SPREADS)
     action_rows = 0  # bit i: the row of action card COUNT_ONE + i is computed
     tails = np.int64(0)  # the tail slots computed (see cached_tail)
     best_probability = -1.0
@@ -421,13 +483,13 @@ def _bayes_move(
             )
             if chance > best_probability:
                 best_probability, best_move, best_index = chance, MOVE_DRAW, -1
-    return best_move, best_index
+    return best_move, best_index, best_probability
 
 
 @inlined
-def _bayes_claim_from_beliefs(params, claim_count, claim_kind, cap, unknown, total_unseen, rng,
-                              work):
-    bluff = params[1]
+def _likeliest_claim(claim_count, claim_kind, cap, unknown, total_unseen, work):
+    """The legal claim (count, kind) believed most likely true, from the beliefs in ``work``
+    (the bigger kind on ties)."""
     tails = np.int64(0)
     best_probability = -1.0
     best_count = 0
@@ -455,6 +517,16 @@ def _bayes_claim_from_beliefs(params, claim_count, claim_kind, cap, unknown, tot
         )
         if chance >= best_probability:
             best_probability, best_count, best_kind = chance, needed, kind
+    return best_count, best_kind
+
+
+@inlined
+def _bayes_claim_from_beliefs(params, claim_count, claim_kind, cap, unknown, total_unseen, rng,
+                              work):
+    bluff = params[1]
+    best_count, best_kind = _likeliest_claim(
+        claim_count, claim_kind, cap, unknown, total_unseen, work
+    )
     if uniform(rng) < bluff and claim_count > 0 and best_count < cap:
         best_count += 1
     return best_count, best_kind
@@ -484,6 +556,17 @@ def _bayes_claim_after(
         return _bayes_claim(params, known, unseen, pile_size, claim_count, claim_kind, cap, rng,
                             work)
     unknown = _unknown_pile_cards(known, pile_size)
+    total_unseen = _beliefs_after_own_card(known, unseen, unknown, work, move, card)
+    return _bayes_claim_from_beliefs(
+        params, claim_count, claim_kind, cap, unknown, total_unseen, rng, work
+    )
+
+
+@inlined
+def _beliefs_after_own_card(known, unseen, unknown, work, move, card):
+    """Bring the beliefs a move filled ``work`` with up to date after the player placed a
+    hand card (``MOVE_HAND``) or none; returns the unseen cards' total. The counts are whole
+    numbers, so the result equals recomputed beliefs exactly."""
     total_unseen = 0
     for card_type in range(N_CARD_TYPES):
         total_unseen += unseen[card_type]
@@ -493,8 +576,152 @@ def _bayes_claim_after(
                 work[KNOWN + mode, kind] += CONTRIBUTION[mode, card, kind]
         if card >= COUNT_ONE:
             store_mode_probabilities(known, -1, unseen, total_unseen, unknown, work, ROW_HELD)
-    return _bayes_claim_from_beliefs(
-        params, claim_count, claim_kind, cap, unknown, total_unseen, rng, work
+    return total_unseen
+
+
+# --- stakes --------------------------------------------------------------------------------------
+# bayes's beliefs, read with the evidence in the opponents' claims, and decisions that weigh
+# what is at stake. The public facts it reads beyond the other strategies' arguments come in
+# ``table`` (int64, TABLE_SIZE long; both engines fill it, see engine.public_table).
+
+TABLE_OWN = 0
+"""``table`` slot: the player's own penalty points."""
+TABLE_CLAIMANT = 1
+"""``table`` slot: the claimant's (the player before) penalty points."""
+TABLE_OTHERS = 2
+"""``table`` slot: the fewest penalty points among the other opponents (NOBODY if none)."""
+TABLE_TARGET = 3
+"""``table`` slot: the penalty points that end the game (``points_to_end``)."""
+TABLE_EVIDENCE = 4
+"""``table`` slots TABLE_EVIDENCE + kind: pile cards this round placed from an opponent's
+hand with a claim of that kind (public: everyone sees where a card comes from)."""
+TABLE_SIZE = TABLE_EVIDENCE + N_KINDS
+NOBODY = 1 << 30
+"""TABLE_OTHERS when there is no other opponent (two players)."""
+NO_EVIDENCE = np.zeros(TABLE_SIZE, dtype=np.int64)
+
+READ, RIVAL, CAUTION, CLIFF, BLUFF_BASE, BLUFF_PILE = range(6)
+"""Indices of the ``stakes`` parameters."""
+
+
+def new_table() -> np.ndarray:
+    """A public-facts table (all zero) for strategies that read none."""
+    return np.zeros(TABLE_SIZE, dtype=np.int64)
+
+
+@inlined
+def own_weight(table, points, cliff):
+    """What taking ``points`` penalty points costs the player per point: 1, plus ``cliff``
+    when they bring it to the points that end the game (it would end the game last)."""
+    return 1.0 + (cliff if table[TABLE_OWN] + points >= table[TABLE_TARGET] else 0.0)
+
+
+@inlined
+def rival_weight(table, points, rival, cliff):
+    """What the claimant's taking ``points`` is worth to the doubter per point: ``rival``;
+    when it ends the game, plus ``cliff`` if the doubter then has the fewest points (ties
+    included), minus ``cliff`` if another opponent has fewer."""
+    weight = rival
+    if table[TABLE_CLAIMANT] + points >= table[TABLE_TARGET]:
+        if table[TABLE_OWN] <= table[TABLE_OTHERS]:
+            weight += cliff
+        else:
+            weight -= cliff
+    return weight
+
+
+@inlined
+def stakes_doubts(params, table, pile_size, believed, raise_chance):
+    """Whether doubting is worth more than raising.
+
+    Doubting a claim believed true with ``believed``: the doubter takes the pile with that
+    chance, the claimant otherwise, each pile point weighed by :func:`own_weight` and
+    :func:`rival_weight`. Raising instead: the best raise is believed true with
+    ``raise_chance``, and ``caution`` is how much of a false raise's cost (a pile one card
+    bigger) the player expects to pay.
+    """
+    cliff = params[CLIFF]
+    doubt_gain = pile_size * (
+        (1.0 - believed) * rival_weight(table, pile_size, params[RIVAL], cliff)
+        - believed * own_weight(table, pile_size, cliff)
+    )
+    raise_gain = -params[CAUTION] * (1.0 - raise_chance) * (pile_size + 1) * own_weight(
+        table, pile_size + 1, cliff
+    )
+    return doubt_gain > raise_gain
+
+
+@inlined
+def stakes_bluff_chance(params, table, pile_size):
+    """The chance of claiming one more than believed: ``bluff`` with nothing at stake,
+    falling linearly to 0 as the pile a caught bluff takes (``pile_size`` points, weighed by
+    :func:`own_weight`) reaches ``bluff_pile``."""
+    stake = pile_size * own_weight(table, pile_size, params[CLIFF])
+    return params[BLUFF_BASE] * max(0.0, 1.0 - stake / params[BLUFF_PILE])
+
+
+@inlined
+def _stakes_beliefs(params, known, unseen, unknown, table, work):
+    """bayes's beliefs with the claims' evidence read in; returns total unseen."""
+    total_unseen = _bayes_beliefs(known, unseen, unknown, work)
+    add_claim_evidence(table, TABLE_EVIDENCE, params[READ], unseen, total_unseen, work, EXPECTED)
+    return total_unseen
+
+
+@inlined
+def _stakes_move(
+    params, hand, hand_size, known, unseen, pile_size, draw_size, claim_count, claim_kind, cap,
+    table, work,
+):
+    unknown = _unknown_pile_cards(known, pile_size)
+    total_unseen = _stakes_beliefs(params, known, unseen, unknown, table, work)
+    move, index, raise_chance = _bayes_place(
+        hand, hand_size, known, unseen, draw_size, claim_count, claim_kind, cap, unknown,
+        total_unseen, work, table, TABLE_EVIDENCE, params[READ],
+    )
+    if claim_count > 0:
+        believed = chance_at_least(
+            claim_count, claim_kind, -1, unknown, total_unseen, work, ROW_HELD, EXPECTED
+        )
+        if stakes_doubts(params, table, pile_size, believed, raise_chance):
+            return MOVE_DOUBT, -1
+    return move, index
+
+
+@inlined
+def _stakes_claim_from_beliefs(
+    params, claim_count, claim_kind, cap, unknown, total_unseen, pile_size, table, rng, work
+):
+    count, kind = _likeliest_claim(claim_count, claim_kind, cap, unknown, total_unseen, work)
+    chance = stakes_bluff_chance(params, table, pile_size)
+    if uniform(rng) < chance and claim_count > 0 and count < cap:
+        count += 1
+    return count, kind
+
+
+@inlined
+def _stakes_claim(params, known, unseen, pile_size, claim_count, claim_kind, cap, rng, work,
+                  table):
+    unknown = _unknown_pile_cards(known, pile_size)
+    total_unseen = _stakes_beliefs(params, known, unseen, unknown, table, work)
+    return _stakes_claim_from_beliefs(
+        params, claim_count, claim_kind, cap, unknown, total_unseen, pile_size, table, rng, work
+    )
+
+
+@inlined
+def _stakes_claim_after(
+    params, known, unseen, pile_size, claim_count, claim_kind, cap, rng, work, table, move, card
+):
+    """``_stakes_claim`` right after this player's ``_stakes_move`` (as ``_bayes_claim_after``:
+    the evidence is the opponents' and did not change)."""
+    if move == MOVE_DRAW:
+        return _stakes_claim(params, known, unseen, pile_size, claim_count, claim_kind, cap, rng,
+                             work, table)
+    unknown = _unknown_pile_cards(known, pile_size)
+    total_unseen = _beliefs_after_own_card(known, unseen, unknown, work, move, card)
+    return _stakes_claim_from_beliefs(
+        params, claim_count, claim_kind, cap, unknown, total_unseen, pile_size, table, rng, work
     )
 
 
@@ -600,12 +827,20 @@ def choose_move(
     cap,
     rng,
     work,
+    table,
 ):
     """(move, hand index or -1) for the player; ``claim_count`` 0 means the round's first move.
 
     The hand is ``hand[:hand_size]``.
     ``work`` is scratch memory from ``policy_math.new_workspace`` (it carries no game state).
+    ``table`` holds public facts (scores, the points that end the game, the claims' evidence:
+    ``TABLE_*``); only ``stakes`` reads it, so the kernel fills it only for ``stakes``.
     """
+    if code == STAKES:
+        return _stakes_move(
+            params, hand, hand_size, known, unseen, pile_size, draw_size, claim_count,
+            claim_kind, cap, table, work,
+        )
     if code == BAYES:
         return _bayes_move(
             params,
@@ -630,8 +865,14 @@ def choose_move(
 
 
 @decision_code
-def choose_claim(code, params, known, unseen, pile_size, claim_count, claim_kind, cap, rng, work):
+def choose_claim(
+    code, params, known, unseen, pile_size, claim_count, claim_kind, cap, rng, work, table
+):
     """(count, kind) the player claims once its card, if any, is on the pile."""
+    if code == STAKES:
+        return _stakes_claim(
+            params, known, unseen, pile_size, claim_count, claim_kind, cap, rng, work, table
+        )
     if code == BAYES:
         return _bayes_claim(
             params, known, unseen, pile_size, claim_count, claim_kind, cap, rng, work
@@ -645,7 +886,8 @@ def choose_claim(code, params, known, unseen, pile_size, claim_count, claim_kind
 
 @decision_code
 def choose_claim_after_move(
-    code, params, known, unseen, pile_size, claim_count, claim_kind, cap, rng, work, move, card
+    code, params, known, unseen, pile_size, claim_count, claim_kind, cap, rng, work, table, move,
+    card,
 ):
     """:func:`choose_claim`, called right after the same player's :func:`choose_move` with the
     same ``work``, its chosen ``move`` carried out (``card``: the card placed, or -1) and
@@ -656,5 +898,10 @@ def choose_claim_after_move(
         return _bayes_claim_after(
             params, known, unseen, pile_size, claim_count, claim_kind, cap, rng, work, move, card
         )
+    if code == STAKES:
+        return _stakes_claim_after(
+            params, known, unseen, pile_size, claim_count, claim_kind, cap, rng, work, table,
+            move, card,
+        )
     return choose_claim(code, params, known, unseen, pile_size, claim_count, claim_kind, cap,
-                        rng, work)
+                        rng, work, table)
