@@ -374,10 +374,11 @@ def sync_folder(folder: Path) -> None:
         os.close(descriptor)
 
 
-def write_file_durably(path: Path, data: bytes) -> str:
+def write_file_durably(path: Path, data: bytes, sync_parent: bool = True) -> str:
     """Write ``data`` as ``path`` so that neither a reader nor a crash ever sees half of it:
-    a temporary file, flushed to disk, renamed, then the folder synced. Returns the data's
-    sha256; a failure (full disk ...) is one :class:`StorageError` line naming the file."""
+    a temporary file, flushed to disk, renamed, then the folder synced (unless the caller
+    syncs it once after several files: ``sync_parent=False``). Returns the data's sha256;
+    a failure (full disk ...) is one :class:`StorageError` line naming the file."""
     path = Path(path)
     temporary = path.with_name(f".{path.name}.tmp")
     try:
@@ -390,7 +391,8 @@ def write_file_durably(path: Path, data: bytes) -> str:
         with suppress(OSError):
             temporary.unlink(missing_ok=True)
         raise StorageError(f"{path}: cannot write ({_cause(error)})") from None
-    sync_folder(path.parent)
+    if sync_parent:
+        sync_folder(path.parent)
     return sha256(data)
 
 
@@ -416,17 +418,22 @@ def parquet_bytes(table: pd.DataFrame) -> bytes:
     return buffer.getvalue()
 
 
-def write_table(path: Path, table: pd.DataFrame) -> str:
+def write_table(path: Path, table: pd.DataFrame, sync_parent: bool = True) -> str:
     """Write one table as a Parquet file durably; returns its sha256."""
-    return write_file_durably(path, parquet_bytes(table))
+    return write_file_durably(path, parquet_bytes(table), sync_parent)
 
 
 def write_tables(folder: Path, tables: Mapping[str, pd.DataFrame]) -> dict[str, str]:
-    """Write each table as ``<name>.parquet`` in ``folder``; returns ``{file name: sha256}``."""
-    return {
-        f"{name}.parquet": write_table(Path(folder) / f"{name}.parquet", table)
+    """Write each table as ``<name>.parquet`` in ``folder``; returns ``{file name: sha256}``.
+
+    Each file is flushed to disk before its rename, the folder once after them all (not
+    after each: a run writes a dozen tables at its end, where every sync is waited for)."""
+    checksums = {
+        f"{name}.parquet": write_table(Path(folder) / f"{name}.parquet", table, False)
         for name, table in tables.items()
     }
+    sync_folder(Path(folder))
+    return checksums
 
 
 def write_manifest(folder: Path, manifest: Mapping[str, Any]) -> None:
