@@ -102,6 +102,7 @@ def test_legal_moves_and_claims_are_the_engines(monkeypatch):
     known = np.zeros(N_CARD_TYPES, dtype=np.int64)
     unseen = np.zeros(N_CARD_TYPES, dtype=np.int64)
     moves = np.zeros(4, dtype=np.int64)
+    table = np.zeros(forward.TABLE_SIZE, dtype=np.int64)  # empty: no stakes seat here
     claims = np.zeros(5 * int(rules[forward.R_CAP]) + 5, dtype=np.int64)
     for game in range(6):
         seen_moves.clear()
@@ -115,7 +116,9 @@ def test_legal_moves_and_claims_are_the_engines(monkeypatch):
                 model_moves.append(moves[:n].tolist())
             else:
                 model_claims.append(forward.legal_claims(rules, state, claims))
-            forward.strategy_step(rules, state, codes, params, stream, work, known, unseen, moves)
+            forward.strategy_step(
+                rules, state, codes, params, stream, work, known, unseen, moves, table
+            )
             assert np.array_equal(_card_places(rules, state), settings.deck.type_counts())
         assert model_moves == seen_moves
         assert model_claims == seen_claims

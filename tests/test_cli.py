@@ -178,8 +178,13 @@ BAD_RUNS = [
         id="search_without_forward_model",
     ),
     pytest.param(
+        ["--players", "search,stakes,bayes,bayes"],
+        ["--players", "forward model, which cannot play stakes", "aggressive, bayes, cautious"],
+        id="search_beside_an_unmodelled_strategy",
+    ),
+    pytest.param(
         ["--players", "bayz,random"],
-        ["--players", "'bayz'", "allowed are aggressive, bayes, cautious, random, stakes"],
+        ["--players", "'bayz'", "allowed are aggressive, bayes, cautious, random, search, stakes"],
         id="strategy",
     ),
     pytest.param(["--games", "abc"], ["--games", "'abc'", "positive whole number"], id="games-abc"),

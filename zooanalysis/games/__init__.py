@@ -53,7 +53,21 @@ def parse_players(text: str, game: Game, option: str = "--players") -> list[Play
             f"{option}: {game.name} has no forward model, so no search player; the games "
             f"that have one are {', '.join(search_games())}"
         )
-    return parse_lineup(text, strategies, option)
+    lineup = parse_lineup(text, strategies, option)
+    names = {player.strategy for player in lineup}
+    if SEARCH in names and names & UNMODELLED.get(game.name, set()):
+        refused = ", ".join(sorted(names & UNMODELLED[game.name]))
+        raise UserError(
+            f"{option}: a search seat plays the other seats through {game.name}'s forward "
+            f"model, which cannot play {refused} yet (it keeps no claim evidence); seat "
+            f"{', '.join(sorted(set(strategies) - UNMODELLED[game.name] - {SEARCH}))} beside it"
+        )
+    return lineup
+
+
+UNMODELLED = {"bluff": {"stakes"}}
+"""Strategies a game's forward model cannot play exactly (the search would model them
+wrong), refused in a lineup with a search seat."""
 
 
 def _names_search(text: str) -> bool:

@@ -46,6 +46,7 @@ from zooanalysis.games.bluff.strategies import (
     MOVE_DRAW,
     MOVE_HAND,
     MOVE_NONE,
+    TABLE_SIZE,
     choose_claim,
     choose_move,
 )
@@ -349,10 +350,13 @@ def observe(rules, state, seat, known, unseen):
 
 
 @fm
-def strategy_step(rules, state, codes, params, stream, work, known, unseen, moves):
+def strategy_step(rules, state, codes, params, stream, work, known, unseen, moves, table):
     """The actor decides with its built-in strategy (``codes[seat]``) and its choice is
     applied: a move (a forced doubt without asking, as the engine) or a claim. Returns the
-    choice as a search action (a hand card as ``A_HAND_HIDDEN``: others cannot see it)."""
+    choice as a search action (a hand card as ``A_HAND_HIDDEN``: others cannot see it).
+    ``table`` is the strategies' public table, left empty: the forward model keeps no claim
+    evidence, so ``stakes`` is not a strategy it plays (``parse_players`` refuses it beside
+    a search seat); the other strategies do not read it."""
     seat = state[S_ACTOR]
     observe(rules, state, seat, known, unseen)
     hand = o_hands(rules) + seat * rules[R_HAND]
@@ -365,7 +369,7 @@ def strategy_step(rules, state, codes, params, stream, work, known, unseen, move
         move, index = choose_move(
             codes[seat], params[seat], state[hand:hand + rules[R_HAND]], hand_size, known,
             unseen, state[S_PILE], draw_size(rules, state), state[S_CLAIM_COUNT],
-            state[S_CLAIM_KIND], rules[R_CAP], stream, work,
+            state[S_CLAIM_KIND], rules[R_CAP], stream, work, table,
         )
         apply_move(rules, state, move, index)
         if move == MOVE_DOUBT:
@@ -377,7 +381,7 @@ def strategy_step(rules, state, codes, params, stream, work, known, unseen, move
         return A_HAND_HIDDEN
     count, kind = choose_claim(
         codes[seat], params[seat], known, unseen, state[S_PILE], state[S_CLAIM_COUNT],
-        state[S_CLAIM_KIND], rules[R_CAP], stream, work,
+        state[S_CLAIM_KIND], rules[R_CAP], stream, work, table,
     )
     apply_claim(rules, state, count, kind)
     return A_CLAIM + ((count << 3) | kind)
@@ -390,7 +394,8 @@ def model_step(rules, state, codes, params, stream, work):
     known = np.zeros(N_CARD_TYPES, dtype=np.int64)
     unseen = np.zeros(N_CARD_TYPES, dtype=np.int64)
     moves = np.zeros(4, dtype=np.int64)
-    return strategy_step(rules, state, codes, params, stream, work, known, unseen, moves)
+    table = np.zeros(TABLE_SIZE, dtype=np.int64)
+    return strategy_step(rules, state, codes, params, stream, work, known, unseen, moves, table)
 
 
 @fm
@@ -400,8 +405,9 @@ def play_out(rules, state, codes, params, stream, work):
     known = np.zeros(N_CARD_TYPES, dtype=np.int64)
     unseen = np.zeros(N_CARD_TYPES, dtype=np.int64)
     moves = np.zeros(4, dtype=np.int64)
+    table = np.zeros(TABLE_SIZE, dtype=np.int64)
     while state[S_PHASE] != PHASE_OVER:
-        strategy_step(rules, state, codes, params, stream, work, known, unseen, moves)
+        strategy_step(rules, state, codes, params, stream, work, known, unseen, moves, table)
 
 
 @fm
@@ -474,6 +480,7 @@ def consistent(rules, state, observer, codes, params, modelled, stream, work):
     count, kind = choose_claim(
         codes[claimant], params[claimant], known, unseen, state[S_CLAIM_PILE],
         state[S_PREVIOUS_COUNT], state[S_PREVIOUS_KIND], rules[R_CAP], stream, work,
+        np.zeros(TABLE_SIZE, dtype=np.int64),
     )
     return count == state[S_CLAIM_COUNT] and kind == state[S_CLAIM_KIND]
 
