@@ -48,7 +48,8 @@ def test_skill_measures_every_strategy_against_random_players(
     out = capsys.readouterr().out
     assert "Skill gap" in out and "bayes" in out
     folders = sorted(p.name for p in (run_dir / "skill").iterdir())
-    assert folders == ["aggressive", "bayes", "cautious"]  # every shipped strategy but random
+    # every shipped strategy but random
+    assert folders == ["aggressive", "bayes", "cautious", "stakes"]
     table = skill_table(run_dir).set_index("strategy")
     for name in folders:
         result = zooanalysis.load_run(run_dir / "skill" / name)
