@@ -55,19 +55,15 @@ def parse_players(text: str, game: Game, option: str = "--players") -> list[Play
         )
     lineup = parse_lineup(text, strategies, option)
     names = {player.strategy for player in lineup}
-    if SEARCH in names and names & UNMODELLED.get(game.name, set()):
-        refused = ", ".join(sorted(names & UNMODELLED[game.name]))
+    refused = names & game.unmodelled_by_search
+    if SEARCH in names and refused:
+        allowed = set(strategies) - game.unmodelled_by_search - {SEARCH}
         raise UserError(
             f"{option}: a search seat plays the other seats through {game.name}'s forward "
-            f"model, which cannot play {refused} yet (it keeps no claim evidence); seat "
-            f"{', '.join(sorted(set(strategies) - UNMODELLED[game.name] - {SEARCH}))} beside it"
+            f"model, which cannot play {', '.join(sorted(refused))} yet; seat "
+            f"{', '.join(sorted(allowed))} beside it"
         )
     return lineup
-
-
-UNMODELLED = {"bluff": {"stakes"}}
-"""Strategies a game's forward model cannot play exactly (the search would model them
-wrong), refused in a lineup with a search seat."""
 
 
 def _names_search(text: str) -> bool:

@@ -63,6 +63,10 @@ class Game(ABC):
     """Histogram tables whose last bin holds "that many or more": table name -> that value
     (e.g. ``{"moves": 1023}``). Reports mention a top bin only where the data reach it."""
 
+    unmodelled_by_search: frozenset[str] = frozenset()
+    """Strategies the game's forward model cannot play exactly (the search would model them
+    wrong): a lineup with a ``search`` seat refuses them by name."""
+
     def lineup_strategies(self) -> Mapping[str, StrategyInfo]:
         """The strategies a lineup may name: :attr:`strategies`, plus ``search`` for a game
         with a forward model (whose :meth:`batch_job` then plays it). Fields, tuning and

@@ -63,6 +63,8 @@ class BluffGame(Game):
         """Settings as a nested dict (the scenario-file format)."""
         return settings.to_dict()
 
+    unmodelled_by_search = frozenset({"stakes"})  # the forward model keeps no claim evidence
+
     def lineup_strategies(self) -> Mapping[str, StrategyInfo]:
         """The built-in strategies and ``search`` (the forward model's search player)."""
         from zooanalysis.games.bluff.search import SEARCH, SEARCH_INFO
