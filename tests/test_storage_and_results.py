@@ -410,6 +410,53 @@ def test_simulate_without_out_matches_the_cli(
     assert in_memory.summary().splitlines()[1:] == saved.summary().splitlines()[1:]
 
 
+def assert_holds_what_it_wrote(returned, path: Path) -> None:
+    """The run a finished run returns (tables kept in memory, issue 13) is the folder it
+    wrote: every table and the summary as ``load_run`` reads them back."""
+    saved = load_run(path)
+    assert returned.path == path and sorted(returned.table_names) == sorted(saved.table_names)
+    for name in saved.table_names:
+        pd.testing.assert_frame_equal(returned.table(name), saved.table(name))
+    assert returned.summary() == saved.summary()
+
+
+@pytest.mark.parametrize("rotate", [False, True])
+def test_a_finished_run_holds_the_tables_it_wrote(rotate: bool, tmp_path: Path) -> None:
+    game = get_game("bluff")
+    lineup = parse_lineup("bayes,random,random", game.strategies)
+    request = RunRequest(
+        game=game,
+        settings=game.settings_for_lineup(game.settings_from_table({}), lineup),
+        lineup=lineup,
+        games=1500,
+        seed=4,
+        batch_size=700,
+        rotate_seats=rotate,
+        with_rows=rotate,
+        out=tmp_path / "run",
+    )
+    assert_holds_what_it_wrote(run_simulation(request), tmp_path / "run")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(zooanalysis.games.game_names()))
+def test_every_game_s_finished_run_holds_the_tables_it_wrote(name: str, tmp_path: Path) -> None:
+    returned = zooanalysis.simulate(name, games=500, seed=2, jobs=1, out=tmp_path / "run")
+    assert_holds_what_it_wrote(returned, tmp_path / "run")
+
+
+def test_as_read_back_drops_an_index_as_writing_does(tmp_path: Path) -> None:
+    tables = {
+        "plain": pd.DataFrame({"a": [1, 2]}),
+        "indexed": pd.DataFrame({"a": [1, 2]}, index=pd.Index(["x", "y"], name="key")),
+        "shifted": pd.DataFrame({"a": [1, 2]}, index=[5, 6]),
+    }
+    storage.write_tables(tmp_path, tables)
+    for name, table in storage.as_read_back(tables).items():
+        read = storage.read_table_file(tmp_path / f"{name}.parquet")
+        pd.testing.assert_frame_equal(table, read)
+
+
 def test_load_run_on_a_folder_without_manifest(tmp_path: Path) -> None:
     with pytest.raises(UserError, match=r"manifest\.json"):
         load_run(tmp_path)

@@ -432,7 +432,9 @@ def _play_and_report(request, progress: bool, folder) -> None:
     """Play a run into its reserved folder with a progress bar, then print its summary and
     where it was written."""
     from zooanalysis.simulation import run_simulation, warm_up
+    from zooanalysis.storage import provenance_in_background
 
+    provenance = provenance_in_background()  # git's subprocesses run while kernels load
     total = None if request.until_ci is not None else request.games  # --until-ci: estimated
     with GameProgress(total, request.game.title, enabled=progress) as bar:
         bar.status("compiling")
@@ -444,6 +446,7 @@ def _play_and_report(request, progress: bool, folder) -> None:
             folder=folder,
             on_start=bar.start_at,
             on_estimate=bar.retarget,
+            provenance=provenance,
         )
     target = request.out
     typer.echo(result.summary())

@@ -13,7 +13,9 @@ import json
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -55,10 +57,11 @@ from zooanalysis.storage import (
     OutputFolder,
     ResumeRefusedError,
     StorageError,
-    environment,
-    git_commit,
+    as_read_back,
+    import_parquet_in_background,
     load_checkpoint,
     partial_path,
+    provenance_in_background,
     reserve_output,
     sha256,
     stamped,
@@ -123,6 +126,7 @@ def run_simulation(
     folder: OutputFolder | None = None,
     on_start: Callable[[int], None] | None = None,
     on_estimate: Callable[[int], None] | None = None,
+    provenance: Callable[[], tuple[str, dict[str, str]]] | None = None,
 ) -> Run:
     """Play the run, write it to ``request.out`` (if set) and return its results.
 
@@ -140,8 +144,13 @@ def run_simulation(
     to the same results. A checkpoint belongs to one request (a sha256 of everything that
     fixes the results) and one version of the code: resuming with any other is refused,
     naming what differs.
+
+    ``provenance`` waits for the git commit and environment the manifest records (see
+    ``storage.provenance_in_background``; a caller may start it before compiling); by
+    default they are found alongside the games.
     """
     game = request.game
+    provenance = provenance or provenance_in_background()
     job = _batch_job(request)
     stop = stop_rule(game, request.lineup, request.until_ci, request.rotate_seats)
     checked_stop = _estimating(stop, on_estimate, request.games)
@@ -158,12 +167,13 @@ def run_simulation(
             on_chunk=_progress_only(on_progress),
         )
         tables = _tables(request, totals.totals)
-        return game.run_class()(_manifest(request, totals, tables, stop), tables)
+        return game.run_class()(_manifest(request, totals, tables, stop, provenance), tables)
+    play_to = (job, stop, checked_stop, on_progress, on_start, provenance)
     if folder is None:
         option = "--resume" if resume else "--out"
         with reserve_output(request.out, option=option, resume=resume) as reserved:
-            return _run_to_folder(request, reserved, job, stop, checked_stop, on_progress, on_start)
-    return _run_to_folder(request, folder, job, stop, checked_stop, on_progress, on_start)
+            return _run_to_folder(request, reserved, *play_to)
+    return _run_to_folder(request, folder, *play_to)
 
 
 def _run_to_folder(
@@ -174,8 +184,12 @@ def _run_to_folder(
     checked_stop,
     on_progress: Callable[[int], None] | None,
     on_start: Callable[[int], None] | None,
+    provenance: Callable[[], tuple[str, dict[str, str]]],
 ) -> Run:
-    """Play a run into its reserved folder, checkpointing, and finish the folder."""
+    """Play a run into its reserved folder, checkpointing, and finish the folder.
+
+    The returned run holds the tables it wrote, as they read back (so its summary needs
+    not read the folder again); ``load_run`` checks the folder itself."""
     game = request.game
     request.out = folder.path
     working = folder.working
@@ -185,6 +199,7 @@ def _run_to_folder(
     state = checkpoint_file.state
     state.setdefault("rows_sha256", {})
     position = _position(checkpoint_file, request.with_rows)
+    import_parquet_in_background()  # needed only once the games are played
     rows_folder = working / ROWS_FOLDER
     _drop_rows_after(rows_folder, state)
     if request.with_rows:
@@ -223,19 +238,21 @@ def _run_to_folder(
         on_chunk=chunk_done,
     )
     played.wall_seconds += state["wall_seconds"]
-    checkpoint.save_if_new()  # a failure while writing the results loses no games
-    tables = _tables(request, played.totals)
-    checksums = write_tables(working, tables)
-    if request.with_rows:
-        checksums[ROWS_CHECKSUMS] = write_json_atomically(
-            working / ROWS_CHECKSUMS, dict(sorted(checkpoint.state["rows_sha256"].items()))
-        )
-    manifest = stamped(_manifest(request, played, tables, stop, record), checksums)
+    # The last checkpoint is saved while the results are tabulated and written: a failure
+    # there still loses no games, since the checkpoint is waited for before any error leaves.
+    with checkpoint.saving_alongside():
+        tables = _tables(request, played.totals)
+        checksums = write_tables(working, tables)
+        if request.with_rows:
+            checksums[ROWS_CHECKSUMS] = write_json_atomically(
+                working / ROWS_CHECKSUMS, dict(sorted(checkpoint.state["rows_sha256"].items()))
+            )
+    manifest = stamped(_manifest(request, played, tables, stop, provenance, record), checksums)
     write_manifest(working, manifest)
     folder.finish()
     for leftover in (REQUEST_FILE, CHECKPOINT):  # after the rename: a crash keeps them
         (request.out / leftover).unlink(missing_ok=True)
-    return game.run_class()(manifest, path=request.out)
+    return game.run_class()(manifest, as_read_back(tables), path=request.out)
 
 
 def _estimating(stop, on_estimate: Callable[[int], None] | None, cap: int):
@@ -326,10 +343,10 @@ class _Checkpointer:
         if time.perf_counter() - self.saved >= CHECKPOINT_SECONDS:
             self.save()
 
-    def save(self) -> None:
-        """Write the counts and position now."""
+    def save(self, position: Position | None = None) -> None:
+        """Write the counts and position now (``position``: a copy of the run's)."""
         now = time.perf_counter()
-        position = self.position
+        position = position or self.position
         state = dict(self.state)
         state["next_batch"] = position.batch
         state["batch_games"] = position.batch_games
@@ -348,6 +365,34 @@ class _Checkpointer:
         """Save if games were played since the last checkpoint (the run is stopping)."""
         if self.position.games_played != self.saved_games:
             self.save()
+
+    @contextmanager
+    def saving_alongside(self) -> Iterator[None]:
+        """:meth:`save_if_new` on a thread of its own while the block runs (compressing and
+        flushing release the GIL), waited for when the block ends, even by an error: the
+        block's error then leaves, else the save's. The block must not change the counts."""
+        if self.position.games_played == self.saved_games:
+            yield
+            return
+        position = self.position  # a copy to save: the block reads the counts meanwhile
+        snapshot = Position(
+            _copied(position.totals),
+            position.games,
+            position.batch,
+            position.batch_games,
+            _copied(position.batch_counts),
+        )
+        pool = ThreadPoolExecutor(1, thread_name_prefix="zoosim-checkpoint")
+        saved = pool.submit(self.save, snapshot)
+        try:
+            yield
+        finally:
+            pool.shutdown(wait=True)
+        saved.result()
+
+
+def _copied(counts: BatchResult) -> BatchResult:
+    return {key: value.copy() for key, value in counts.items()}
 
 
 def _position(checkpoint: Checkpoint, with_rows: bool) -> Position:
@@ -674,8 +719,9 @@ def _rows_frame(batch: Batch, result: BatchResult, batch_size: int) -> pd.DataFr
     return frame
 
 
-def _manifest(request: RunRequest, totals, tables, stop, record=None) -> dict[str, Any]:
+def _manifest(request: RunRequest, totals, tables, stop, provenance, record=None) -> dict[str, Any]:
     game = request.game
+    commit, machine = provenance()
     until = None
     if request.until_ci is not None:
         until = {
@@ -685,7 +731,7 @@ def _manifest(request: RunRequest, totals, tables, stop, record=None) -> dict[st
         }
     return {
         "zoosim_version": __version__,
-        "git_commit": git_commit(),
+        "git_commit": commit,
         "created": utc_now(),
         "game": game.name,
         "title": game.title,
@@ -716,6 +762,6 @@ def _manifest(request: RunRequest, totals, tables, stop, record=None) -> dict[st
         "command": record["command"] if record else (request.command or sys.argv),
         **({"resume_commands": record["resume_commands"]} if record else {}),
         "request_sha256": record["sha256"] if record else None,
-        "environment": environment(),
+        "environment": machine,
         "tables": sorted(tables),
     }

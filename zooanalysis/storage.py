@@ -27,7 +27,7 @@ import shutil
 import subprocess
 import sys
 import zipfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -423,17 +423,66 @@ def write_table(path: Path, table: pd.DataFrame, sync_parent: bool = True) -> st
     return write_file_durably(path, parquet_bytes(table), sync_parent)
 
 
-def write_tables(folder: Path, tables: Mapping[str, pd.DataFrame]) -> dict[str, str]:
-    """Write each table as ``<name>.parquet`` in ``folder``; returns ``{file name: sha256}``.
+TABLE_WRITERS = 4
+"""Threads that encode and write a run's tables at once: encoding (Arrow) and flushing to
+disk (``fsync``) release the GIL, and a run's end waits for every table's flush."""
 
-    Each file is flushed to disk before its rename, the folder once after them all (not
-    after each: a run writes a dozen tables at its end, where every sync is waited for)."""
-    checksums = {
-        f"{name}.parquet": write_table(Path(folder) / f"{name}.parquet", table, False)
+
+def import_parquet_in_background() -> None:
+    """Import the Parquet writer on a thread of its own, so that a run that plays for a
+    while does not wait for it at its end (where it is all that runs)."""
+    import threading
+
+    def load() -> None:
+        with suppress(ImportError):
+            import pandas.io.parquet  # noqa: F401
+            import pyarrow.parquet  # noqa: F401
+
+    threading.Thread(target=load, name="zoosim-import-parquet").start()
+
+
+def write_tables(folder: Path, tables: Mapping[str, pd.DataFrame]) -> dict[str, str]:
+    """Write each table as ``<name>.parquet`` in ``folder``; returns ``{file name: sha256}``
+    (in the tables' order).
+
+    Each file is written durably (temporary file, flushed, renamed) by one of
+    :data:`TABLE_WRITERS` threads, so the flushes overlap instead of queueing; the folder is
+    synced once after them all. The first failure is raised once every writer has stopped.
+    """
+    folder = Path(folder)
+    names = list(tables)
+
+    def write(name: str) -> str:
+        return write_table(folder / f"{name}.parquet", tables[name], False)
+
+    if len(names) > 1:
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(min(TABLE_WRITERS, len(names))) as pool:
+            futures = [pool.submit(write, name) for name in names]
+        digests = [future.result() for future in futures]
+    else:
+        digests = [write(name) for name in names]
+    sync_folder(folder)
+    return {f"{name}.parquet": digest for name, digest in zip(names, digests, strict=True)}
+
+
+def as_read_back(tables: Mapping[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
+    """The tables as :func:`write_tables` stores them, without reading the files: a table
+    whose index is not the default one loses it (tables are written without their index)."""
+    return {
+        name: table if _default_index(table.index) else table.reset_index(drop=True)
         for name, table in tables.items()
     }
-    sync_folder(Path(folder))
-    return checksums
+
+
+def _default_index(index: pd.Index) -> bool:
+    return (
+        isinstance(index, pd.RangeIndex)
+        and index.start == 0
+        and index.step == 1
+        and index.name is None
+    )
 
 
 def write_manifest(folder: Path, manifest: Mapping[str, Any]) -> None:
@@ -616,6 +665,18 @@ def git_commit() -> str:
     except (OSError, subprocess.SubprocessError):
         return "unknown"
     return f"{commit}-dirty" if dirty else commit
+
+
+def provenance_in_background() -> Callable[[], tuple[str, dict[str, str]]]:
+    """Start finding :func:`git_commit` and :func:`environment` on a thread of their own
+    (git is two subprocesses: waiting, not working, which a run need not do at its end);
+    returns the function that waits for them: ``(commit, environment)``."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    pool = ThreadPoolExecutor(1, thread_name_prefix="zoosim-provenance")
+    future = pool.submit(lambda: (git_commit(), environment()))
+    pool.shutdown(wait=False)
+    return future.result
 
 
 def environment() -> dict[str, str]:
