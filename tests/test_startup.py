@@ -10,7 +10,9 @@ from __future__ import annotations
 import subprocess
 import sys
 
-HEAVY = ("scipy.stats", "scipy.optimize", "joblib", "matplotlib")
+HEAVY = ("scipy.stats", "scipy.optimize", "joblib", "matplotlib", "rich", "pyarrow.dataset")
+"""Also rich (only for a progress bar: the probe runs with --no-progress) and pyarrow's
+dataset reader (a finished run's summary uses the tables in memory, not read back)."""
 
 PROBE = """
 import atexit, sys
