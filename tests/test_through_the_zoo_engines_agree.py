@@ -117,3 +117,44 @@ def test_every_registered_exhibit_plays_the_same_in_both_engines(name) -> None:
             np.testing.assert_array_equal(kernel_totals[key], totals[key], err_msg=key)
         for key in rows:
             np.testing.assert_array_equal(kernel_rows[key], rows[key], err_msg=key)
+
+
+def test_worker_threads_that_first_play_together_all_play_the_compiled_loop() -> None:
+    """zoosim field --jobs 2 once crashed: a thread found the loop module of another still
+    executing and took the uncompiled loop. Every thread now gets the one compiled loop and
+    plays the same games as a serial call."""
+    import sys
+    import threading
+
+    from numba.core.registry import CPUDispatcher
+
+    from zooanalysis.games.through_the_zoo import kernel
+
+    rules = settings_from_table({"players": 3, "exhibits": HC, "zoo": "johannesburg"})
+    job = make_batch(rules, parse_lineup("planner,random,fit", STRATEGIES), True)
+    expected = job(7, 20)
+    kernel._LOOPS.clear()
+    for name in [name for name in sys.modules if name.startswith("zoosim_through_the_zoo_loop_")]:
+        del sys.modules[name]
+    assert "_batch_loop" not in kernel.loop_globals()
+    start = threading.Barrier(6)
+    loops, results, errors = [], [], []
+
+    def worker() -> None:
+        start.wait()
+        try:
+            loops.append(kernel.compiled_loop(job.exhibit_modules))
+            results.append(job(7, 20))
+        except Exception as error:  # reported by the assertion below
+            errors.append(error)
+
+    threads = [threading.Thread(target=worker) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert all(isinstance(loop, CPUDispatcher) and loop is loops[0] for loop in loops)
+    for result in results:
+        for key, value in expected.items():
+            np.testing.assert_array_equal(result[key], value, err_msg=key)
