@@ -36,7 +36,7 @@ class BugHouseGame(Game):
     strategies = STRATEGIES
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
-    default_lineup = "climber,fast,climber,fast"
+    default_lineup = "fast,fast,fast,fast"
     histogram_tops = MappingProxyType({"tricks": TRICK_BINS - 1, "end_seconds": TIME_BINS - 1})
 
     def settings_from_table(self, table: Mapping[str, Any]) -> BugHouseSettings:
