@@ -35,7 +35,7 @@ class ThroughTheZooGame(Game):
     strategies = STRATEGIES
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
-    default_lineup = "planner,fit,keep-all,random"
+    default_lineup = "planner,planner,planner,planner"
 
     def settings_from_table(self, table: Mapping[str, Any]) -> ThroughTheZooSettings:
         """Validated settings from a scenario's ``[settings]`` table."""
