@@ -1219,27 +1219,56 @@ def skill(
     ] = None,
     jobs: JobsOption = None,
     progress: ProgressOption = True,
+    search_games: Annotated[
+        str | None,
+        typer.Option(
+            "--search-games",
+            help=with_default(
+                "Deals for the search player's rung (games with a forward model; slow: a "
+                "few games per second), each played once in every seating.", "none"
+            ),
+        ),
+    ] = None,
 ) -> None:
     """Measure skill or luck: each shipped strategy against random players, for the run's
     rules and number of players (stored in RUN_DIR/skill; zoosim report shows it)."""
-    _measure_skill(run_dir, games, jobs, progress)
+    _measure_skill(run_dir, games, jobs, progress, search_games)
 
 
-def _measure_skill(run_dir: Path, games: str | None, jobs: int | None, progress: bool) -> None:
+def _measure_skill(
+    run_dir: Path, games: str | None, jobs: int | None, progress: bool,
+    search_games: str | None = None,
+) -> None:
     """Play (or reuse) the skill runs of ``run_dir`` and print the skill gaps."""
     from zooanalysis.loading import load_run
     from zooanalysis.report.build import folder_kind
-    from zooanalysis.skill import DEFAULT_DEALS, play_skill_run, skill_plan, skill_table
+    from zooanalysis.skill import (
+        DEFAULT_DEALS,
+        play_skill_run,
+        search_plan,
+        skill_plan,
+        skill_table,
+    )
 
     if folder_kind(run_dir) != "run":
         raise UserError(f"{run_dir}: skill is measured for a run folder (from zoosim run)")
     deals = parse_count(games, "--games") if games is not None else DEFAULT_DEALS
+    search_deals = parse_count(search_games, "--search-games") if search_games else 0
     run = load_run(run_dir)
     workers = _jobs(jobs)
-    for strategy, labels in skill_plan(run, deals):
+    plan = [(strategy, labels, deals) for strategy, labels in skill_plan(run, deals)]
+    if search_deals:
+        searched = search_plan(run)
+        if not searched:
+            raise UserError(
+                f"--search-games: {run.game}'s forward model cannot play this run's rules (or "
+                "it has none), so there is no search rung; leave --search-games out"
+            )
+        plan += [(strategy, labels, search_deals) for strategy, labels in searched]
+    for strategy, labels, count in plan:
         title = f"{strategy} against random"
-        with GameProgress(deals * len(labels), title, enabled=progress) as bar:
-            play_skill_run(run, strategy, labels, deals, workers, bar.advance)
+        with GameProgress(count * len(labels), title, enabled=progress) as bar:
+            play_skill_run(run, strategy, labels, count, workers, bar.advance)
     table = skill_table(run_dir)
     typer.echo(
         "Skill gap: win share over a random player's, on the same deals in every seating "

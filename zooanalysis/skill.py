@@ -6,6 +6,11 @@ settings and number of players, one small rotated run per shipped strategy ``S``
 Each is written as an ordinary run folder in ``RUN_DIR/skill/<S>`` and read back by the
 report; a plain ``zoosim report`` never plays games, it only reads what is there.
 
+For a game with a forward model, ``zoosim skill --search-games N`` also plays the rung above
+the heuristics: the ``search`` player (at its defaults) against random players, on ``N``
+deals in every seating (it plays on the reference engine, a few games per second: keep ``N``
+small), stored in ``RUN_DIR/skill/search`` and read like the others.
+
 The measure (the **skill gap**) is the rotated run's paired difference of win shares (ties
 split), ``S`` minus a random player, with its 95% interval over the deals: 0 means the
 strategy's play is worth nothing over random choices (the game is luck for it); the larger
@@ -62,19 +67,42 @@ def skill_plan(run, deals: int) -> list[tuple[str, list[str]]]:
     return [(name, [name] + [RANDOM] * (players - 1)) for name in skill_strategies(game)]
 
 
+def search_plan(run) -> list[tuple[str, list[str]]]:
+    """The search rung's (strategy, lineup labels) for ``run``: ``search`` against random
+    players where the game has a forward model that plays the run's rules; else empty."""
+    from zooanalysis.errors import SettingsError
+    from zooanalysis.games import SEARCH, get_game
+    from zooanalysis.strategy_spec import parse_lineup
+
+    game = get_game(run.game)
+    if run.cooperative or SEARCH not in game.lineup_strategies():
+        return []
+    labels = [SEARCH] + [RANDOM] * (len(run.lineup) - 1)
+    try:
+        lineup = parse_lineup(",".join(labels), game.lineup_strategies())
+        game.settings_for_lineup(game.settings_from_table(run.settings), lineup)
+    except SettingsError:  # rules the forward model does not play
+        return []
+    return [(SEARCH, labels)]
+
+
 def measure_skill(
     run_dir: Path,
     deals: int = DEFAULT_DEALS,
     jobs: int = 1,
     on_progress: Callable[[int], None] | None = None,
+    search_deals: int = 0,
 ) -> pd.DataFrame:
-    """Play (or reuse) every skill run of the run in ``run_dir`` (:func:`play_skill_run`)
-    and return the skill table (:func:`skill_table`)."""
+    """Play (or reuse) every skill run of the run in ``run_dir`` (:func:`play_skill_run`),
+    and the search rung on ``search_deals`` deals if more than 0 (:func:`search_plan`), and
+    return the skill table (:func:`skill_table`)."""
     from zooanalysis.loading import load_run
 
     run = load_run(run_dir)
     for strategy, labels in skill_plan(run, deals):
         play_skill_run(run, strategy, labels, deals, jobs, on_progress)
+    for strategy, labels in search_plan(run) if search_deals > 0 else []:
+        play_skill_run(run, strategy, labels, search_deals, jobs, on_progress)
     return skill_table(run_dir)
 
 
@@ -98,7 +126,7 @@ def play_skill_run(
         _check_reusable(out, run, deals, labels)
         return False
     game = get_game(run.game)
-    lineup = parse_lineup(",".join(labels), game.strategies)
+    lineup = parse_lineup(",".join(labels), game.lineup_strategies())
     request = RunRequest(
         game=game,
         settings=game.settings_for_lineup(game.settings_from_table(run.settings), lineup),

@@ -116,6 +116,12 @@ class Observation:
     points_to_win: int
     busy_zoo: bool
     wild_animals: bool
+    zoo_deck_left: int = 0
+    """Face-down Zoo Cards left (public: the deck's height)."""
+    battle_card: ZooCard | None = None
+    """The Zoo Card of the battle being settled (public), None before the pick."""
+    battlers: tuple[int, ...] = ()
+    """The battle's rollers (public), the active player first; empty before the pick."""
 
     @property
     def players(self) -> int:
@@ -382,6 +388,10 @@ class GameState:
     out_of_game: list[ZooCard] = field(default_factory=list)
     discard_pile: list[int] = field(default_factory=list)
     record: GameRecord | None = None
+    battle_card: ZooCard | None = None
+    """The Zoo Card of the battle being played (public), None between turns."""
+    battlers: list[int] = field(default_factory=list)
+    """That battle's rollers, the active player first."""
 
     @property
     def scores(self) -> list[int]:
@@ -441,6 +451,9 @@ def observe(state: GameState, seat: int, active: int) -> Observation:
         points_to_win=state.settings.points_to_win,
         busy_zoo=state.settings.busy_zoo,
         wild_animals=state.settings.wild_animals,
+        zoo_deck_left=len(state.zoo_deck),
+        battle_card=state.battle_card,
+        battlers=tuple(state.battlers),
     )
 
 
@@ -643,9 +656,11 @@ def play_turn(state: GameState, strategies: Sequence[Strategy], active: int) -> 
         raise ValueError(f"seat {active} picked opponent {opponent}")
     card = state.market.pop(pick)
     refill_market(state)
+    state.battle_card = card
 
     switched = False
     seats = battlers_for(state, strategies, active, opponent, card)
+    state.battlers = list(seats)
     rollers = start_rolls(state, strategies, active, card, seats)
     while True:  # a wild panda switches the card once: judged afresh, or rolled afresh
         outcome = apply_powers(state, strategies, active, card, rollers, switched)
@@ -658,10 +673,12 @@ def play_turn(state: GameState, strategies: Sequence[Strategy], active: int) -> 
                 raise ValueError(f"seat {owner.seat} switched to Zoo Card {index}")
             record.powers.append(POWER_PANDA)
             state.market[index], card = card, state.market[index]
+            state.battle_card = card
             switched = True
             if state.settings.panda_switch == "reroll":  # the battle starts afresh
                 _rolled_to_bottom(state, rollers)
                 seats = battlers_for(state, strategies, active, opponent, card)
+                state.battlers = list(seats)
                 rollers = start_rolls(state, strategies, active, card, seats)
             continue  # "rejudge": the same shown animals, on the new card
         break
@@ -890,6 +907,7 @@ def play_game(
             record.end_reason = END_TURN_LIMIT
             break
         play_turn(state, strategies, active)
+        state.battle_card, state.battlers = None, []
         record.turns += 1
         check_every_card_once(state)
         if max(state.scores) >= settings.points_to_win:

@@ -27,7 +27,7 @@ from zooanalysis.games.lucky_lions.rules import (
     validate,
 )
 from zooanalysis.games.lucky_lions.strategies import STRATEGIES
-from zooanalysis.strategy_spec import PlayerSpec
+from zooanalysis.strategy_spec import PlayerSpec, StrategyInfo
 from zooanalysis.trajectory import lead_changes_table, settled_table
 
 CARD_TYPE_NAMES = tuple(ANIMALS) + tuple(f"wild {animal}" for animal in ANIMALS)
@@ -60,8 +60,29 @@ class LuckyLionsGame(Game):
         """Settings as a nested dict (the scenario-file format)."""
         return settings.to_dict()
 
+    def lineup_strategies(self) -> Mapping[str, StrategyInfo]:
+        """The built-in strategies and ``search`` (the forward model's search player)."""
+        from zooanalysis.games.lucky_lions.search import SEARCH, SEARCH_INFO
+
+        return {**STRATEGIES, SEARCH: SEARCH_INFO}
+
+    def settings_for_lineup(self, settings: LuckySettings, lineup: list[PlayerSpec]) -> Any:
+        """The base checks; with a ``search`` seat, also the rules its forward model plays
+        (``search.check_modelled``: base game only)."""
+        adjusted = super().settings_for_lineup(settings, lineup)
+        if any(player.strategy == "search" for player in lineup):
+            from zooanalysis.games.lucky_lions.search import check_modelled
+
+            check_modelled(adjusted)
+        return adjusted
+
     def batch_job(self, settings: LuckySettings, lineup: list[PlayerSpec], with_rows: bool):
-        """The kernel batch for these settings and players."""
+        """The kernel batch for these settings and players; with a ``search`` seat, the
+        reference engine's batch (``search.SearchBatch``), counted the same way."""
+        if any(player.strategy == "search" for player in lineup):
+            from zooanalysis.games.lucky_lions.search import SearchBatch
+
+            return SearchBatch(settings, tuple(lineup), with_rows)
         from zooanalysis.games.lucky_lions.batch import make_batch
 
         return make_batch(settings, lineup, with_rows)
