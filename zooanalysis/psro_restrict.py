@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from zooanalysis.field_analysis import IN_SUPPORT
-from zooanalysis.strategy_spec import PlayerSpec
+from zooanalysis.strategy_spec import PlayerSpec, parse_player
 
 
 def prunable(field, keep: set[str]) -> list[str]:
@@ -62,8 +62,6 @@ def recheck(
         weighted_share,
         weighted_share_draws,
     )
-    from zooanalysis.psro import field_population
-
     labels = list(field.manifest["population"])
     weights = field.manifest["solution"]["weights"]
     mix = np.array([weights[label] for label in labels])
@@ -75,8 +73,9 @@ def recheck(
     games_each = max(
         FINAL_BATCHES * SEARCH_BATCH, games // 4 // max(1, len(candidates) * seatings)
     )
+    population = [parse_player(label, game.strategies) for label in labels]
     request = ExploitRequest(
-        field=field, game=game, settings=settings, population=field_population(field, game),
+        field=field, game=game, settings=settings, population=population,
         families=[], targets=[], games=games, jobs=jobs, bootstrap=bootstrap,
     )  # fmt: skip
     rng = np.random.default_rng([seed, 11])
