@@ -240,3 +240,52 @@ def test_prune_on_the_command_line_is_recorded(tmp_path: Path, capsys) -> None:
     assert result.manifest["stop"].startswith("converged")
     assert result.rechecks().empty and list(result.iterations()["dropped"]) == [""]
     assert "A restricted game" not in stdout
+
+
+def test_a_best_response_that_is_a_dropped_strategy_comes_back_once(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """random is dropped after the first field; against the second mix it is both the
+    searched best response and a re-checked strategy that gains: it joins once."""
+    fields = {
+        1: {"aggressive": (1, 1, 0), "random": (0, 0, -0.2), "bayes": (0, 0, 0.01)},
+        2: {"aggressive": (0.4, 0.5, 0), "bayes": (0.3, 0.4, 0), "bayes:doubt=0": (0.3, 0.4, 0)},
+        3: {"aggressive": (0.3, 0.4, 0), "bayes": (0.3, 0.4, 0), "bayes:doubt=0": (0.2, 0.3, 0),
+            "random": (0.2, 0.3, 0)},
+    }
+    bests = {
+        1: best_row("bayes:doubt=0", 0.05, 0.03, 0.07),
+        2: best_row("random", 0.05, 0.03, 0.07),
+        3: best_row("bayes", 0.0, -0.001, 0.001),
+    }
+    played: list[list[str]] = []
+
+    def fake_field(request, population, path, say):
+        played.append([p.label for p in population])
+        return FakeField(fields[len(played)])
+
+    def fake_recheck(field, game, settings, candidates, games, bootstrap, jobs):
+        return pd.DataFrame(
+            [{"strategy": p.label, "share": 0.3, "ci_low": 0.28, "ci_high": 0.32,
+              "mix_value": 0.25, "gain": 0.05, "gain_ci_low": 0.03, "gain_ci_high": 0.07,
+              "games": 2000} for p in candidates]
+        )  # fmt: skip
+
+    monkeypatch.setattr(psro, "_field", fake_field)
+    monkeypatch.setattr(psro, "_best_response", lambda r, f, p, s: bests[len(played)])
+    monkeypatch.setattr(restrict, "recheck", fake_recheck)
+    request = psro.PsroRequest(
+        game=BLUFF, settings=BLUFF.settings_from_table({}),
+        population=parse_lineup("aggressive,random,bayes", BLUFF.strategies), seats=4,
+        field_games=1000, exploit_games=1000, families=families_of(BLUFF, "bayes"),
+        iterations=3, prune=True, out=tmp_path / "psro",
+    )  # fmt: skip
+    result = psro.run_psro(request)
+    assert played == [
+        ["aggressive", "random", "bayes"],
+        ["aggressive", "bayes", "bayes:doubt=0"],
+        ["aggressive", "bayes", "bayes:doubt=0", "random"],
+    ]
+    assert list(result.iterations()["returned"]) == ["", "random", ""]
+    assert list(result.rechecks()["iteration"]) == [2]  # random is back: no more re-checks
+    assert result.manifest["stop"].startswith("converged")

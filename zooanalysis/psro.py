@@ -111,6 +111,7 @@ def run_psro(request: PsroRequest, on_message: Callable[[str], None] | None = No
                 break
             stop = "iterations ran out"
             joining = [] if _stop_reason(request, best, population) else [best.best_response]
+            joining = [label for label in joining if label not in {p.label for p in returned}]
             last = iteration == request.iterations
             leaving = [] if last else prunable_labels(request, field, joining)
             row["dropped"] = ", ".join(leaving)
