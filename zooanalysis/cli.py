@@ -82,6 +82,16 @@ JobsOption = Annotated[
         "--jobs", help=with_default("Parallel workers; results do not depend on it.", "all cores")
     ),
 ]
+MaxCompositionsOption = Annotated[
+    int | None,
+    typer.Option(
+        "--max-compositions",
+        help=with_default(
+            "The largest field to play, in compositions (9 strategies at 4 seats make 495).",
+            "400",
+        ),
+    ),
+]
 ProgressOption = Annotated[
     bool, typer.Option("--progress/--no-progress", help="Show the progress bar.")
 ]
@@ -131,6 +141,13 @@ def _choose(option, scenario: Scenario | None, key: str, default):
 def _jobs(jobs: int | None) -> int:
     """``--jobs``, all cores when not given; 0 and below are refused."""
     return _whole(default_jobs() if jobs is None else jobs, "--jobs", 1)
+
+
+def _max_compositions(value: int | None) -> int:
+    """``--max-compositions``, the field's default limit when not given."""
+    from zooanalysis.field import MAX_COMPOSITIONS
+
+    return MAX_COMPOSITIONS if value is None else _whole(value, "--max-compositions", 1)
 
 
 def _whole(value, option: str, low: int) -> int:
@@ -621,6 +638,7 @@ def field(
         Path | None,
         typer.Option("--resume", help="Continue the interrupted field written to this path."),
     ] = None,
+    max_compositions: MaxCompositionsOption = None,
     progress: ProgressOption = True,
 ) -> None:
     """Solve the meta-game of a population: equilibrium mix, alpha-Rank, with intervals."""
@@ -679,6 +697,7 @@ def field(
             out=target,
             sources=notes,
         )
+    request.max_compositions = _max_compositions(max_compositions)
     plan = field_plan(request)  # refuses too few games before anything is played
     typer.echo(f"Plan: {plan.describe()}.", err=True)
     title = f"{request.game.title} field"
@@ -857,6 +876,15 @@ def psro(
         Path,
         typer.Option("--out", help="Folder of the loop; rerun to continue it."),
     ] = Path("runs/psro"),
+    prune: Annotated[
+        bool,
+        typer.Option(
+            "--prune",
+            help="Play a restricted game: drop strategies out of the mix that gain nothing "
+            "against it; re-check them against every later mix and bring back any that gains.",
+        ),
+    ] = False,
+    max_compositions: MaxCompositionsOption = None,
 ) -> None:
     """Iterated best response: add the best response to the mix until none gains."""
     from zooanalysis.exploit import families_of
@@ -883,6 +911,8 @@ def psro(
         jobs=_jobs(jobs),
         bootstrap=_whole(bootstrap, "--bootstrap", 2),
         out=out,
+        prune=prune,
+        max_compositions=_max_compositions(max_compositions),
     )
     def report(text: str) -> None:
         typer.echo(f"  {text}", err=True)

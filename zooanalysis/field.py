@@ -37,7 +37,8 @@ from zooanalysis.results import ResultFolder
 from zooanalysis.strategy_spec import PlayerSpec
 
 MAX_COMPOSITIONS = 400
-"""The most compositions a field plays (a population of 8 at 4 seats has 330)."""
+"""The most compositions a field plays unless told otherwise (``--max-compositions``; a
+population of 8 at 4 seats has 330, of 9 495, of 10 715)."""
 COMMAND = "zoosim field"
 REQUEST_FILE = "request.json"
 
@@ -62,6 +63,8 @@ class FieldRequest:
     sources: list[str] = field(default_factory=list)
     """Where population members came from (files, tuning folders), for the manifest."""
     command: list[str] = field(default_factory=list)
+    max_compositions: int = MAX_COMPOSITIONS
+    """The largest field to play (a guard, not part of the results)."""
 
 
 @dataclass(frozen=True)
@@ -112,11 +115,12 @@ def field_plan(request: FieldRequest) -> FieldPlan:
     from zooanalysis.tournament import MIN_BATCH_SIZE, MIN_BATCHES, batch_size_for
 
     count = composition_count(len(request.population), request.seats)
-    if count > MAX_COMPOSITIONS:
+    if count > request.max_compositions:
         raise UserError(
             f"--population: {len(request.population)} strategies at {request.seats} seats "
-            f"make {count:,} compositions to play; give a population with at most "
-            f"{MAX_COMPOSITIONS} (e.g. 8 strategies at 4 seats) or fewer --seats"
+            f"make {count:,} compositions{_least_games(request, count)} to play; the limit "
+            f"is --max-compositions {request.max_compositions}: raise it, "
+            "or give fewer strategies or --seats"
         )
     counts = compositions(len(request.population), request.seats)
     rng = np.random.default_rng(request.seed)
@@ -143,6 +147,14 @@ def minimum_games(strategies: int, seats: int, seed: int = 1) -> int:
     rng = np.random.default_rng(seed)
     lineups = sum(len(seatings_of(row, rng)) for row in counts)
     return lineups * MIN_BATCHES * MIN_BATCH_SIZE
+
+
+def _least_games(request: FieldRequest, count: int) -> str:
+    """The text ", at least N games" for a field small enough to count its seatings."""
+    if count > 100_000:
+        return ""
+    least = minimum_games(len(request.population), request.seats, request.seed)
+    return f", at least {least:,} games"
 
 
 def request_record(request: FieldRequest) -> dict[str, Any]:

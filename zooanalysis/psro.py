@@ -10,6 +10,11 @@ iterations run out. Every iteration is kept: ``iteration-K/field`` and
 ``iteration-K/exploit`` are ordinary field and exploit folders, and ``iterations.parquet``
 lists each one's population, NashConv, mix and best response. Running the same command
 again reuses the finished iterations (and resumes an interrupted field).
+
+With ``prune`` (``--prune``) the loop plays a restricted game: after each iteration the
+strategies out of the equilibrium that gain nothing against its mix leave the population,
+and every later iteration re-checks them against its mix, bringing back any that gains
+(see ``zooanalysis.psro_restrict``).
 """
 
 from __future__ import annotations
@@ -49,6 +54,10 @@ class PsroRequest:
     jobs: int = 1
     bootstrap: int = 100
     out: Path = Path("runs/psro")
+    prune: bool = False
+    """Play a restricted game: drop strategies out of the mix that gain nothing against it."""
+    max_compositions: int | None = None
+    """The largest field to play (``None``: the field's default limit)."""
 
 
 def request_record(request: PsroRequest) -> dict[str, Any]:
@@ -66,6 +75,7 @@ def request_record(request: PsroRequest) -> dict[str, Any]:
         "iterations": request.iterations,
         "seed": request.seed,
         "bootstrap": request.bootstrap,
+        **({"prune": True} if request.prune else {}),
     }
 
 
@@ -80,11 +90,13 @@ def run_psro(request: PsroRequest, on_message: Callable[[str], None] | None = No
     with output_lock(out):
         _check_or_write_request(out, request)
         population = list(request.population)
-        rows = []
+        dropped: list[PlayerSpec] = []
+        rows, checks = [], []
         stop = "iterations ran out"
         for iteration in range(1, request.iterations + 1):
-            field = _field(request, population, out / f"iteration-{iteration}" / "field", say)
-            best = _best_response(request, field, out / f"iteration-{iteration}" / "exploit", say)
+            folder = out / f"iteration-{iteration}"
+            field = _field(request, population, folder / "field", say)
+            best = _best_response(request, field, folder / "exploit", say)
             row = _row(iteration, field, best)
             rows.append(row)
             say(
@@ -92,24 +104,81 @@ def run_psro(request: PsroRequest, on_message: Callable[[str], None] | None = No
                 f"{best.best_response} gains {100 * best.gain:+.2f} points "
                 f"[{100 * best.gain_ci_low:+.2f}, {100 * best.gain_ci_high:+.2f}] against the mix"
             )
-            if best.gain_ci_high < request.threshold:
-                stop = (
-                    "converged: the best response the search found gains measurably less "
-                    "than the threshold (within the searched strategies and budget)"
-                )
+            returned = _recheck(request, field, dropped, folder, iteration, checks, say)
+            row["returned"] = ", ".join(p.label for p in returned)
+            stop = _stop_reason(request, best, population)
+            if stop is not None and not returned:
                 break
-            if best.gain_ci_low <= 0:
-                stop = (
-                    "no measurable gain: the interval of the best response the search "
-                    "found reaches 0"
-                )
-                break
-            if best.best_response in [p.label for p in population]:
-                stop = "the best response is already in the population"
-                break
-            population.append(parse_player(best.best_response, request.game.strategies))
-        result = _write(out, request, pd.DataFrame(rows), stop)
+            stop = "iterations ran out"
+            joining = [] if _stop_reason(request, best, population) else [best.best_response]
+            joining = [label for label in joining if label not in {p.label for p in returned}]
+            last = iteration == request.iterations
+            leaving = [] if last else prunable_labels(request, field, joining)
+            row["dropped"] = ", ".join(leaving)
+            dropped = [p for p in dropped if p not in returned and p.label not in joining]
+            dropped += [p for p in population if p.label in leaving]
+            population = [p for p in population if p.label not in leaving] + returned
+            population += [parse_player(label, request.game.strategies) for label in joining]
+        result = _write(out, request, pd.DataFrame(rows), stop, _checks_table(checks))
     return result
+
+
+def _stop_reason(request: PsroRequest, best, population: list[PlayerSpec]) -> str | None:
+    """Why the best response does not join the population, or ``None`` when it does."""
+    if best.gain_ci_high < request.threshold:
+        return (
+            "converged: the best response the search found gains measurably less "
+            "than the threshold (within the searched strategies and budget)"
+        )
+    if best.gain_ci_low <= 0:
+        return "no measurable gain: the interval of the best response the search found reaches 0"
+    if best.best_response in [p.label for p in population]:
+        return "the best response is already in the population"
+    return None
+
+
+def prunable_labels(request: PsroRequest, field, joining: list[str]) -> list[str]:
+    """The strategies that leave the population after this field (none without
+    ``prune``), never the one joining."""
+    from zooanalysis.psro_restrict import prunable
+
+    return prunable(field, set(joining)) if request.prune else []
+
+
+def _recheck(request, field, dropped, folder: Path, iteration: int, checks: list, say):
+    """Play the dropped strategies against the field's mix (kept in
+    ``recheck.parquet``); those that gain measurably come back."""
+    from zooanalysis.psro_restrict import recheck, recheck_stored
+
+    if not dropped:
+        return []
+    def compute() -> pd.DataFrame:
+        return recheck(
+            field, request.game, request.settings, dropped, request.exploit_games,
+            request.bootstrap, request.jobs,
+        )  # fmt: skip
+
+    table = recheck_stored(folder / "recheck.parquet", compute)
+    if list(table["strategy"]) != [p.label for p in dropped]:
+        raise UserError(f"{folder / 'recheck.parquet'}: holds the re-check of other strategies")
+    checks.append(table.assign(iteration=iteration))
+    returned = []
+    for player, row in zip(dropped, table.itertuples(), strict=True):
+        say(
+            f"re-check: dropped {player.label} gains {100 * row.gain:+.2f} points "
+            f"[{100 * row.gain_ci_low:+.2f}, {100 * row.gain_ci_high:+.2f}] against the mix"
+        )
+        if row.gain_ci_low > 0:
+            returned.append(player)
+    return returned
+
+
+def _checks_table(checks: list[pd.DataFrame]) -> pd.DataFrame:
+    columns = ["iteration", "strategy", "share", "ci_low", "ci_high", "mix_value", "gain",
+               "gain_ci_low", "gain_ci_high", "games"]  # fmt: skip
+    if not checks:
+        return pd.DataFrame(columns=columns)
+    return pd.concat(checks, ignore_index=True)[columns]
 
 
 def _check_or_write_request(out: Path, request: PsroRequest) -> None:
@@ -147,6 +216,9 @@ def _field(request: PsroRequest, population: list[PlayerSpec], path: Path, say):
     from zooanalysis.field import minimum_games
 
     games = max(request.field_games, minimum_games(len(population), request.seats, request.seed))
+    limit = {}
+    if request.max_compositions is not None:
+        limit["max_compositions"] = request.max_compositions
     say(f"field of {', '.join(labels)} ({games:,} games)")
     field_request = FieldRequest(
         game=request.game,
@@ -159,6 +231,7 @@ def _field(request: PsroRequest, population: list[PlayerSpec], path: Path, say):
         bootstrap=request.bootstrap,
         out=path,
         command=list(sys.argv),
+        **limit,
     )
     return run_field(field_request, resume=partial_path(path).is_dir())
 
@@ -214,10 +287,13 @@ def _row(iteration: int, field, best) -> dict[str, Any]:
         "gain": best.gain,
         "gain_ci_low": best.gain_ci_low,
         "gain_ci_high": best.gain_ci_high,
+        "dropped": "",
+        "returned": "",
     }
 
 
-def _write(out: Path, request: PsroRequest, iterations: pd.DataFrame, stop: str):
+def _write(out: Path, request: PsroRequest, iterations: pd.DataFrame, stop: str,
+           rechecks: pd.DataFrame):  # fmt: skip
     from zooanalysis.storage import (
         environment,
         git_commit,
@@ -238,9 +314,10 @@ def _write(out: Path, request: PsroRequest, iterations: pd.DataFrame, stop: str)
         "stop": stop,
         "command": sys.argv,
         "environment": environment(),
-        "tables": ["iterations"],
+        "tables": ["iterations", "rechecks"],
     }
-    stamped_manifest = stamped(manifest, write_tables(out, {"iterations": iterations}))
+    tables = {"iterations": iterations, "rechecks": rechecks}
+    stamped_manifest = stamped(manifest, write_tables(out, tables))
     write_manifest(out, stamped_manifest)
     return PsroResult(stamped_manifest, path=out)
 
@@ -254,6 +331,12 @@ class PsroResult(ResultFolder):
         """Each iteration's population, NashConv, mix and best response with its gain."""
         return self.table("iterations")
 
+    def rechecks(self) -> pd.DataFrame:
+        """Each dropped strategy's gain against each later iteration's mix (``--prune``)."""
+        if "rechecks" not in self.manifest["tables"]:
+            return pd.DataFrame()
+        return self.table("rechecks")
+
     def summary(self) -> str:
         """The iterations as text."""
         m = self.manifest
@@ -265,5 +348,31 @@ class PsroResult(ResultFolder):
                 f"{100 * row.gain:+.2f} points [{100 * row.gain_ci_low:+.2f}, "
                 f"{100 * row.gain_ci_high:+.2f}]"
             )
+            if getattr(row, "returned", ""):
+                lines.append(f"     back in (gains against this mix): {row.returned}")
+            if getattr(row, "dropped", ""):
+                lines.append(f"     dropped (out of the mix, no gain against it): {row.dropped}")
         lines.append(f"Stopped: {m['stop']}.")
+        lines += _dropped_lines(self)
         return "\n".join(lines)
+
+
+def _dropped_lines(result: PsroResult) -> list[str]:
+    """The restricted game's last word: each strategy still dropped, re-checked against
+    the final mix."""
+    checks = result.rechecks()
+    final = int(result.iterations()["iteration"].max())
+    last = checks[checks["iteration"] == final] if not checks.empty else checks
+    if last.empty:
+        return []
+    lines = [
+        "A restricted game (--prune): the dropped strategies re-checked against the final "
+        "mix on fresh deals (one whose gain's interval lies above 0 comes back):"
+    ]
+    for row in last.itertuples():
+        back = "  (gains: back in)" if row.gain_ci_low > 0 else ""
+        lines.append(
+            f"  {row.strategy:<40} {100 * row.gain:+.2f} points [{100 * row.gain_ci_low:+.2f}, "
+            f"{100 * row.gain_ci_high:+.2f}]{back}"
+        )
+    return lines
