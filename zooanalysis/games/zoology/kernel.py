@@ -246,13 +246,10 @@ def _beliefs(
     n_board,
     excluded,
     probs,
-    full=True,
 ):
-    """Posterior of ``seat`` from its likelihood row; returns (top, probability). Only
-    ``full`` fills ``probs``; otherwise just the top and its probability are computed."""
+    """Posterior of ``seat`` from its likelihood row into ``probs`` (what an asker that
+    weighs its questions reads); returns (top, probability)."""
     _exclude(seat, players, seat_animals, neutrals, n_neutrals, removed, board, n_board, excluded)
-    if not full:
-        return posterior_top(likelihood[seat], board, n_board, excluded)
     return posterior(likelihood[seat], board, n_board, excluded, probs)
 
 
@@ -637,20 +634,18 @@ def _play_batch(
                             )
                             ready = top >= 0
                         else:
-                            top, top_p = _beliefs(
+                            _exclude(
                                 s,
                                 players,
                                 seat_animals,
                                 neutrals,
                                 n_neutrals,
                                 removed,
-                                likelihood,
                                 board,
                                 n_board,
                                 excluded,
-                                probs,
-                                False,
                             )
+                            top, top_p = posterior_top(likelihood[s], board, n_board, excluded)
                             ready = guess_now(codes[s], params[s], top_p) and top >= 0
                         if ready:
                             wanted_seat[n_wanted] = s
@@ -702,106 +697,22 @@ def _play_batch(
                     )
                     trigger = TRIGGER_CORRECT
                     break
-            # --- guessing phase ---
-            if cooperative:
-                success = False
+            # --- guessing phase: the competitive second chance (unless a right guess
+            # ended the game) or the cooperative guessing, one loop in turn order ---
+            if cooperative or not over:
+                if not cooperative:
+                    triggers[trigger] += 1
                 finished = False
                 while not finished:
+                    anyone = False
                     for step in range(players):
                         s = (first + step) % players
                         if done[s]:
                             continue
                         if tokens[s] == 0:
-                            finished = True
-                            break
-                        options = _guess_options(players, n_neutrals, n_removed[0], n_board)
-                        decided += count_decision(options, decision_options)
-                        if perceives(codes[s]):
-                            top = _perceiver_guess(
-                                s,
-                                False,
-                                codes[s],
-                                params[s],
-                                players,
-                                seat_animals,
-                                neutrals,
-                                n_neutrals,
-                                removed,
-                                board,
-                                n_board,
-                                excluded,
-                                played,
-                                played_len,
-                                heard[:, s, :],
-                                scores,
-                                weights,
-                                recall,
-                                evidence_work,
-                                strikes,
-                                rng,
-                            )
-                        else:
-                            top, top_p = _beliefs(
-                                s,
-                                players,
-                                seat_animals,
-                                neutrals,
-                                n_neutrals,
-                                removed,
-                                likelihood,
-                                board,
-                                n_board,
-                                excluded,
-                                probs,
-                            )
-                        if top < 0:
-                            return 2
-                        if _place_guess(
-                            s,
-                            top,
-                            PHASE_SECOND,
-                            seat_animals,
-                            tokens,
-                            guessed,
-                            removed,
-                            guesses,
-                            right_guesses,
-                            first_guesses,
-                            first_right,
-                            confusions,
-                            animal_first_right,
-                            round_wrong,
-                            n_removed,
-                        ):
-                            done[s] = True
-                            all_done = True
-                            for t in range(players):
-                                if not done[t]:
-                                    all_done = False
-                            if all_done:
-                                success = True
+                            if cooperative:  # a teammate out of tokens ends the team's turn
                                 finished = True
                                 break
-                            if tokens[s] > 0 and gift:  # none, or a teammate still guessing
-                                options = 1
-                                for t in range(players):
-                                    if t != s and not done[t]:
-                                        options += 1
-                                decided += count_decision(options, decision_options)
-                                mate = gift_target(s, players, tokens, done)
-                                if mate >= 0:
-                                    tokens[mate] += 1
-                            tokens[s] = 0
-                        elif tokens[s] == 0:
-                            finished = True
-                            break
-            elif not over:
-                triggers[trigger] += 1
-                while not over:
-                    anyone = False
-                    for step in range(players):
-                        s = (first + step) % players
-                        if done[s] or tokens[s] == 0:
                             continue
                         anyone = True
                         options = _guess_options(players, n_neutrals, n_removed[0], n_board)
@@ -830,23 +741,22 @@ def _play_batch(
                                 strikes,
                                 rng,
                             )
-                        else:
-                            top, top_p = _beliefs(
+                        else:  # the posterior's top animal (no other probability needed)
+                            _exclude(
                                 s,
                                 players,
                                 seat_animals,
                                 neutrals,
                                 n_neutrals,
                                 removed,
-                                likelihood,
                                 board,
                                 n_board,
                                 excluded,
-                                probs,
                             )
+                            top, _ = posterior_top(likelihood[s], board, n_board, excluded)
                         if top < 0:
                             return 2
-                        if _place_guess(
+                        right = _place_guess(
                             s,
                             top,
                             PHASE_SECOND,
@@ -862,26 +772,52 @@ def _play_batch(
                             animal_first_right,
                             round_wrong,
                             n_removed,
-                        ):
+                        )
+                        if right:
                             done[s] = True
-                            winners[0] = s
-                            over = _score(
-                                points,
-                                game_points_from,
-                                1,
-                                points_second,
-                                winners,
-                                1,
-                                turns,
-                                leader_state,
-                                last_not_leading,
-                                players,
-                                points_to_win,
-                            )
-                            if over:
+                        if not cooperative:
+                            if right:
+                                winners[0] = s
+                                over = _score(
+                                    points,
+                                    game_points_from,
+                                    1,
+                                    points_second,
+                                    winners,
+                                    1,
+                                    turns,
+                                    leader_state,
+                                    last_not_leading,
+                                    players,
+                                    points_to_win,
+                                )
+                                if over:
+                                    finished = True
+                                    break
+                        elif right:
+                            all_done = True
+                            for t in range(players):
+                                if not done[t]:
+                                    all_done = False
+                            if all_done:
+                                success = True
+                                finished = True
                                 break
+                            if tokens[s] > 0 and gift:  # none, or a teammate still guessing
+                                options = 1
+                                for t in range(players):
+                                    if t != s and not done[t]:
+                                        options += 1
+                                decided += count_decision(options, decision_options)
+                                mate = gift_target(s, players, tokens, done)
+                                if mate >= 0:
+                                    tokens[mate] += 1
+                            tokens[s] = 0
+                        elif tokens[s] == 0:
+                            finished = True
+                            break
                     if not anyone:
-                        break
+                        finished = True
             # --- the round's animals ---
             for s in range(players):
                 animal = seat_animals[s]
