@@ -38,10 +38,8 @@ from zooanalysis.games.zoology.counts import (
 )
 from zooanalysis.games.zoology.strategies import (
     BOUNDED,
-    CURIOUS,
     MEMORY,
     MISREAD,
-    TEAM,
     choose_question,
     eliminate,
     gift_target,
@@ -50,9 +48,10 @@ from zooanalysis.games.zoology.strategies import (
     own_information,
     perceives,
     pick_fewest,
+    plays_at_random,
 )
 from zooanalysis.outcome import tally_outcome, tally_team_outcome
-from zooanalysis.rng import seed_game, shuffle, uniform
+from zooanalysis.rng import below, seed_game, shuffle, uniform
 
 END_POINTS = 0
 END_ROUND_LIMIT = 1
@@ -120,7 +119,7 @@ def play_batch(
         raise RuntimeError("kernel stopped: a strategy broke a rule")
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def _draw(seat, hands, hand_len, pile, pile_pos, pile_len, discard, discard_len, rng):
     """Draw one card for ``seat``; an empty deck is refilled from the shuffled discards.
 
@@ -495,8 +494,8 @@ def _play_batch(
             # --- questions ---
             while True:
                 asker = (first + turn) % players
-                # bayes, bounded and eliminator pick at random: no posterior needed
-                if with_information or codes[asker] == CURIOUS or codes[asker] == TEAM:
+                at_random = plays_at_random(codes[asker])  # then no posterior needed
+                if with_information or not at_random:
                     _beliefs(
                         asker,
                         players,
@@ -511,25 +510,28 @@ def _play_batch(
                         probs,
                     )
                 decided += count_decision(hand_len[asker], decision_options)
-                index = choose_question(
-                    codes[asker],
-                    params[asker],
-                    asker,
-                    hands[asker],
-                    hand_len[asker],
-                    seat_animals,
-                    players,
-                    neutrals,
-                    n_neutrals,
-                    probs,
-                    removed,
-                    board,
-                    n_board,
-                    scores,
-                    weights,
-                    rng,
-                    work,
-                )
+                if at_random:  # choose_question's draw, without its call (arrays passed)
+                    index = below(rng, hand_len[asker])
+                else:
+                    index = choose_question(
+                        codes[asker],
+                        params[asker],
+                        asker,
+                        hands[asker],
+                        hand_len[asker],
+                        seat_animals,
+                        players,
+                        neutrals,
+                        n_neutrals,
+                        probs,
+                        removed,
+                        board,
+                        n_board,
+                        scores,
+                        weights,
+                        rng,
+                        work,
+                    )
                 if index < 0 or index >= hand_len[asker]:
                     return 1
                 card = hands[asker, index]
