@@ -146,7 +146,7 @@ def strategy_params(player: PlayerSpec) -> np.ndarray:
     return params_array(player, MAX_PARAMS)
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def own_information(
     card,
     seat,
