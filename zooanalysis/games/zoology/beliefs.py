@@ -243,7 +243,7 @@ def posterior_top(likelihood, board, n_board, excluded):
     return top, likelihood[top] / total
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def vote_information(
     card,
     target,

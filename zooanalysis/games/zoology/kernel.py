@@ -38,10 +38,8 @@ from zooanalysis.games.zoology.counts import (
 )
 from zooanalysis.games.zoology.strategies import (
     BOUNDED,
-    CURIOUS,
     MEMORY,
     MISREAD,
-    TEAM,
     choose_question,
     eliminate,
     gift_target,
@@ -50,9 +48,10 @@ from zooanalysis.games.zoology.strategies import (
     own_information,
     perceives,
     pick_fewest,
+    plays_at_random,
 )
 from zooanalysis.outcome import tally_outcome, tally_team_outcome
-from zooanalysis.rng import seed_game, shuffle, uniform
+from zooanalysis.rng import below, seed_game, shuffle, uniform
 
 END_POINTS = 0
 END_ROUND_LIMIT = 1
@@ -120,7 +119,7 @@ def play_batch(
         raise RuntimeError("kernel stopped: a strategy broke a rule")
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def _draw(seat, hands, hand_len, pile, pile_pos, pile_len, discard, discard_len, rng):
     """Draw one card for ``seat``; an empty deck is refilled from the shuffled discards.
 
@@ -246,13 +245,10 @@ def _beliefs(
     n_board,
     excluded,
     probs,
-    full=True,
 ):
-    """Posterior of ``seat`` from its likelihood row; returns (top, probability). Only
-    ``full`` fills ``probs``; otherwise just the top and its probability are computed."""
+    """Posterior of ``seat`` from its likelihood row into ``probs`` (what an asker that
+    weighs its questions reads); returns (top, probability)."""
     _exclude(seat, players, seat_animals, neutrals, n_neutrals, removed, board, n_board, excluded)
-    if not full:
-        return posterior_top(likelihood[seat], board, n_board, excluded)
     return posterior(likelihood[seat], board, n_board, excluded, probs)
 
 
@@ -498,8 +494,8 @@ def _play_batch(
             # --- questions ---
             while True:
                 asker = (first + turn) % players
-                # bayes, bounded and eliminator pick at random: no posterior needed
-                if with_information or codes[asker] == CURIOUS or codes[asker] == TEAM:
+                at_random = plays_at_random(codes[asker])  # then no posterior needed
+                if with_information or not at_random:
                     _beliefs(
                         asker,
                         players,
@@ -514,25 +510,28 @@ def _play_batch(
                         probs,
                     )
                 decided += count_decision(hand_len[asker], decision_options)
-                index = choose_question(
-                    codes[asker],
-                    params[asker],
-                    asker,
-                    hands[asker],
-                    hand_len[asker],
-                    seat_animals,
-                    players,
-                    neutrals,
-                    n_neutrals,
-                    probs,
-                    removed,
-                    board,
-                    n_board,
-                    scores,
-                    weights,
-                    rng,
-                    work,
-                )
+                if at_random:  # choose_question's draw, without its call (arrays passed)
+                    index = below(rng, hand_len[asker])
+                else:
+                    index = choose_question(
+                        codes[asker],
+                        params[asker],
+                        asker,
+                        hands[asker],
+                        hand_len[asker],
+                        seat_animals,
+                        players,
+                        neutrals,
+                        n_neutrals,
+                        probs,
+                        removed,
+                        board,
+                        n_board,
+                        scores,
+                        weights,
+                        rng,
+                        work,
+                    )
                 if index < 0 or index >= hand_len[asker]:
                     return 1
                 card = hands[asker, index]
@@ -637,20 +636,18 @@ def _play_batch(
                             )
                             ready = top >= 0
                         else:
-                            top, top_p = _beliefs(
+                            _exclude(
                                 s,
                                 players,
                                 seat_animals,
                                 neutrals,
                                 n_neutrals,
                                 removed,
-                                likelihood,
                                 board,
                                 n_board,
                                 excluded,
-                                probs,
-                                False,
                             )
+                            top, top_p = posterior_top(likelihood[s], board, n_board, excluded)
                             ready = guess_now(codes[s], params[s], top_p) and top >= 0
                         if ready:
                             wanted_seat[n_wanted] = s
@@ -702,106 +699,22 @@ def _play_batch(
                     )
                     trigger = TRIGGER_CORRECT
                     break
-            # --- guessing phase ---
-            if cooperative:
-                success = False
+            # --- guessing phase: the competitive second chance (unless a right guess
+            # ended the game) or the cooperative guessing, one loop in turn order ---
+            if cooperative or not over:
+                if not cooperative:
+                    triggers[trigger] += 1
                 finished = False
                 while not finished:
+                    anyone = False
                     for step in range(players):
                         s = (first + step) % players
                         if done[s]:
                             continue
                         if tokens[s] == 0:
-                            finished = True
-                            break
-                        options = _guess_options(players, n_neutrals, n_removed[0], n_board)
-                        decided += count_decision(options, decision_options)
-                        if perceives(codes[s]):
-                            top = _perceiver_guess(
-                                s,
-                                False,
-                                codes[s],
-                                params[s],
-                                players,
-                                seat_animals,
-                                neutrals,
-                                n_neutrals,
-                                removed,
-                                board,
-                                n_board,
-                                excluded,
-                                played,
-                                played_len,
-                                heard[:, s, :],
-                                scores,
-                                weights,
-                                recall,
-                                evidence_work,
-                                strikes,
-                                rng,
-                            )
-                        else:
-                            top, top_p = _beliefs(
-                                s,
-                                players,
-                                seat_animals,
-                                neutrals,
-                                n_neutrals,
-                                removed,
-                                likelihood,
-                                board,
-                                n_board,
-                                excluded,
-                                probs,
-                            )
-                        if top < 0:
-                            return 2
-                        if _place_guess(
-                            s,
-                            top,
-                            PHASE_SECOND,
-                            seat_animals,
-                            tokens,
-                            guessed,
-                            removed,
-                            guesses,
-                            right_guesses,
-                            first_guesses,
-                            first_right,
-                            confusions,
-                            animal_first_right,
-                            round_wrong,
-                            n_removed,
-                        ):
-                            done[s] = True
-                            all_done = True
-                            for t in range(players):
-                                if not done[t]:
-                                    all_done = False
-                            if all_done:
-                                success = True
+                            if cooperative:  # a teammate out of tokens ends the team's turn
                                 finished = True
                                 break
-                            if tokens[s] > 0 and gift:  # none, or a teammate still guessing
-                                options = 1
-                                for t in range(players):
-                                    if t != s and not done[t]:
-                                        options += 1
-                                decided += count_decision(options, decision_options)
-                                mate = gift_target(s, players, tokens, done)
-                                if mate >= 0:
-                                    tokens[mate] += 1
-                            tokens[s] = 0
-                        elif tokens[s] == 0:
-                            finished = True
-                            break
-            elif not over:
-                triggers[trigger] += 1
-                while not over:
-                    anyone = False
-                    for step in range(players):
-                        s = (first + step) % players
-                        if done[s] or tokens[s] == 0:
                             continue
                         anyone = True
                         options = _guess_options(players, n_neutrals, n_removed[0], n_board)
@@ -830,23 +743,22 @@ def _play_batch(
                                 strikes,
                                 rng,
                             )
-                        else:
-                            top, top_p = _beliefs(
+                        else:  # the posterior's top animal (no other probability needed)
+                            _exclude(
                                 s,
                                 players,
                                 seat_animals,
                                 neutrals,
                                 n_neutrals,
                                 removed,
-                                likelihood,
                                 board,
                                 n_board,
                                 excluded,
-                                probs,
                             )
+                            top, _ = posterior_top(likelihood[s], board, n_board, excluded)
                         if top < 0:
                             return 2
-                        if _place_guess(
+                        right = _place_guess(
                             s,
                             top,
                             PHASE_SECOND,
@@ -862,26 +774,52 @@ def _play_batch(
                             animal_first_right,
                             round_wrong,
                             n_removed,
-                        ):
+                        )
+                        if right:
                             done[s] = True
-                            winners[0] = s
-                            over = _score(
-                                points,
-                                game_points_from,
-                                1,
-                                points_second,
-                                winners,
-                                1,
-                                turns,
-                                leader_state,
-                                last_not_leading,
-                                players,
-                                points_to_win,
-                            )
-                            if over:
+                        if not cooperative:
+                            if right:
+                                winners[0] = s
+                                over = _score(
+                                    points,
+                                    game_points_from,
+                                    1,
+                                    points_second,
+                                    winners,
+                                    1,
+                                    turns,
+                                    leader_state,
+                                    last_not_leading,
+                                    players,
+                                    points_to_win,
+                                )
+                                if over:
+                                    finished = True
+                                    break
+                        elif right:
+                            all_done = True
+                            for t in range(players):
+                                if not done[t]:
+                                    all_done = False
+                            if all_done:
+                                success = True
+                                finished = True
                                 break
+                            if tokens[s] > 0 and gift:  # none, or a teammate still guessing
+                                options = 1
+                                for t in range(players):
+                                    if t != s and not done[t]:
+                                        options += 1
+                                decided += count_decision(options, decision_options)
+                                mate = gift_target(s, players, tokens, done)
+                                if mate >= 0:
+                                    tokens[mate] += 1
+                            tokens[s] = 0
+                        elif tokens[s] == 0:
+                            finished = True
+                            break
                     if not anyone:
-                        break
+                        finished = True
             # --- the round's animals ---
             for s in range(players):
                 animal = seat_animals[s]

@@ -146,7 +146,7 @@ def strategy_params(player: PlayerSpec) -> np.ndarray:
     return params_array(player, MAX_PARAMS)
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def own_information(
     card,
     seat,
@@ -302,7 +302,7 @@ def choose_question(
 ):
     """The hand index of the card to play. ``work`` is scratch from :func:`new_work`;
     ``seat_animals[seat]`` is never read."""
-    if code == BAYES or code == BOUNDED or code == ELIMINATOR:
+    if plays_at_random(code):
         return below(rng, hand_len)
     best = 0
     best_value = -1.0
@@ -343,6 +343,14 @@ def choose_question(
             best_value = value
             best = index
     return best
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def plays_at_random(code):
+    """Whether the strategy plays a random card of its hand (one draw, ``below``), rather
+    than weighing each card's expected information: a kernel then makes that draw itself
+    and needs neither the call of :func:`choose_question` nor the player's posterior."""
+    return code == BAYES or code == BOUNDED or code == ELIMINATOR
 
 
 @njit(cache=True, nogil=True, error_model="numpy", inline="always")
