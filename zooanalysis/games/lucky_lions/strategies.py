@@ -535,6 +535,8 @@ def chance_among(
             return 0.0
         n_options[r] = m
         digits[r] = 0
+    if count == 4:
+        return _chance_among_four(tables, i, me, animal_mix, options, n_options)
     chance = 0.0
     sets = TABLE_SETS
     while True:
@@ -564,6 +566,43 @@ def chance_among(
             if r == count:
                 return chance
             digits[r] += 1
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _chance_among_four(
+    tables: np.ndarray,
+    i: np.int64,
+    me: np.int64,
+    animal_mix: np.ndarray,
+    options: np.ndarray,
+    n_options: np.ndarray,
+) -> float:
+    """:func:`chance_among`'s odometer for four rollers (everyone rolls in a four-player
+    game: the common case) as four nested loops, roller 0's innermost: the same
+    combinations in the same order, the same products and sums."""
+    chance = 0.0
+    sets = TABLE_SETS
+    for d3 in range(n_options[3]):
+        a3 = options[3, d3]
+        h3 = animal_mix[3, a3]
+        for d2 in range(n_options[2]):
+            a2 = options[2, d2]
+            h2 = animal_mix[2, a2]
+            shown2 = (1 << a3) | (1 << a2)
+            for d1 in range(n_options[1]):
+                a1 = options[1, d1]
+                h1 = animal_mix[1, a1]
+                shown1 = shown2 | (1 << a1)
+                mine = a3 if me == 3 else (a2 if me == 2 else a1)
+                for d0 in range(n_options[0]):
+                    a0 = options[0, d0]
+                    if me == 0:
+                        mine = a0
+                    if (tables[i, sets + (shown1 | (1 << a0))] >> mine) & 1:
+                        weight = animal_mix[0, a0] * h1 * h2 * h3  # roller order, as 1.0 * ...
+                        if weight != 0.0:
+                            chance += weight
+    return chance
 
 
 @njit(cache=True, nogil=True, error_model="numpy", inline="always")
