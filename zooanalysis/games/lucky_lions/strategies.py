@@ -881,30 +881,62 @@ def greedy_rate(
     best_score = -1
     best_card = 0
     tied = np.int64(1) << ((me + 1) % players)  # the opponents rated best, as a bit mask
+    # each opponent's support, and the tie mask it adds (a tie is mine when it can discard)
+    q1 = (me + 1) % players
+    q2 = (me + 2) % players
+    q3 = (me + 3) % players
+    q4 = (me + 4) % players
+    s1 = (supports >> (N_TYPES * q1)) & ALL_TYPES
+    s2 = (supports >> (N_TYPES * q2)) & ALL_TYPES if players > 2 else 0
+    s3 = (supports >> (N_TYPES * q3)) & ALL_TYPES if players > 3 else 0
+    s4 = (supports >> (N_TYPES * q4)) & ALL_TYPES if players > 4 else 0
+    t1 = ALL_TYPES if sizes[q1] > 1 else 0
+    t2 = ALL_TYPES if sizes[q2] > 1 else 0
+    t3 = ALL_TYPES if sizes[q3] > 1 else 0
+    t4 = ALL_TYPES if sizes[q4] > 1 else 0
     for c in range(market_count):
         card_i = market[c]
         everyone = busy_zoo and rows[card_i, PEOPLE] == 1
+        # the chance to get the card against each opponent, from its duel table: one sum per
+        # opponent, each in its own order, advanced together (independent chains of adds)
+        c1 = 0.0
+        c2 = 0.0
+        c3 = 0.0
+        c4 = 0.0
+        if not everyone:
+            rest = my_support
+            while rest:
+                a = LOWEST_BIT[rest]
+                rest &= rest - 1
+                pa = mixes[me, a]
+                win = bits[card_i, a]
+                tie = bits[card_i, N_TYPES + a]
+                mask = (win | (tie & t1)) & s1
+                while mask:
+                    b = LOWEST_BIT[mask]
+                    mask &= mask - 1
+                    c1 += pa * mixes[q1, b]
+                mask = (win | (tie & t2)) & s2
+                while mask:
+                    b = LOWEST_BIT[mask]
+                    mask &= mask - 1
+                    c2 += pa * mixes[q2, b]
+                mask = (win | (tie & t3)) & s3
+                while mask:
+                    b = LOWEST_BIT[mask]
+                    mask &= mask - 1
+                    c3 += pa * mixes[q3, b]
+                mask = (win | (tie & t4)) & s4
+                while mask:
+                    b = LOWEST_BIT[mask]
+                    mask &= mask - 1
+                    c4 += pa * mixes[q4, b]
         for step in range(1, players):
             q = (me + step) % players
             if everyone:
                 value = people[c]
-            else:  # the chance to get the card, from its duel table
-                their_support = (supports >> (N_TYPES * q)) & ALL_TYPES
-                tie_is_mine = sizes[q] > 1
-                chance = 0.0
-                rest = my_support
-                while rest:
-                    a = LOWEST_BIT[rest]
-                    rest &= rest - 1
-                    pa = mixes[me, a]
-                    mask = bits[card_i, a]
-                    if tie_is_mine:
-                        mask |= bits[card_i, N_TYPES + a]
-                    mask &= their_support
-                    while mask:
-                        b = LOWEST_BIT[mask]
-                        mask &= mask - 1
-                        chance += pa * mixes[q, b]
+            else:
+                chance = c1 if step == 1 else (c2 if step == 2 else (c3 if step == 3 else c4))
                 value = rows[card_i, POINTS] * chance
             if value > best_value + 1e-12 or (
                 value > best_value - 1e-12 and scores[q] > best_score
