@@ -40,10 +40,19 @@ this large loop. ``inline="always"`` does not help here: numba's inlining copies
 array argument into a new variable, with a count each (a work tuple of 19 arrays cost 19
 per call). So the hot path of the base game (deal, pick, roll, battle, tie, award) calls
 plain helpers written without views or tuples (``greedy_rate``, ``fill_mixes``,
-``card_bits`` on row indices, ``choose_discard`` with keys read in place), and writes the
-rest out in ``_play_batch``; helpers with work tuples serve only the variants' rarer
-steps. Nothing is allocated per game. (Measured with ``perf``: the return address of each
-sample in ``NRT_incref``/``NRT_decref`` names the helper that counts.)
+``card_tables`` and ``discard_at`` on row indices), and writes the rest out in
+``_play_batch``; helpers with work tuples serve only the variants' rarer steps. Nothing is
+allocated per game. (Measured with ``perf``: the return address of each sample in
+``NRT_incref``/``NRT_decref`` names the helper that counts.)
+
+Card tables: each Zoo Card's ``strategies.card_tables`` (its duel masks and, with Busy Zoo,
+the winners of every set of shown animals) is built the first time a non-``random``
+decision needs it in a game (``tables[c]``, valid while ``built[c]`` is the game's key)
+and read by every later decision about the card: picking (``greedy_rate``,
+``people_values``), the reduced die and the double roll (``subset_at``, ``keep_at``: the
+equilibrium's payoff matrix is read off it) and discarding (``discard_at``). The reference
+engine decides with the direct evaluations (``choose_subset``, ``choose_keep``,
+``choose_discard``), so the engines' agreement tests check the tables in play.
 """
 
 from __future__ import annotations
@@ -83,18 +92,18 @@ from zooanalysis.games.lucky_lions.flat import (
 from zooanalysis.games.lucky_lions.generator import generate_deck_into, work_size
 from zooanalysis.games.lucky_lions.strategies import (
     RANDOM,
-    card_bits,
-    choose_discard,
+    TABLE_WIDTH,
+    card_tables,
     choose_discarder,
     choose_draw_instead,
     choose_excluded,
-    choose_keep,
     choose_receiver,
     choose_reroll,
-    choose_subset,
     choose_switch,
+    discard_at,
     fill_mixes,
     greedy_rate,
+    keep_at,
     new_strategy_workspace,
     people_values,
     random_card,
@@ -104,6 +113,7 @@ from zooanalysis.games.lucky_lions.strategies import (
     random_index,
     random_other,
     random_subset,
+    subset_at,
 )
 from zooanalysis.outcome import tally_outcome
 from zooanalysis.rng import below, seed_game
@@ -593,12 +603,12 @@ def _play_batch(
 
     write_rows = row_turns.shape[0] > 0
     stream = np.empty(1, dtype=np.uint64)
-    bits = np.zeros((max(n_cards, 1), 2 * N_TYPES), dtype=np.int64)
-    bits_built = np.zeros(max(n_cards, 1), dtype=np.int64)  # the bits_key they were built for
+    tables = np.zeros((max(n_cards, 1), TABLE_WIDTH), dtype=np.int64)  # strategies.card_tables
+    built = np.zeros(max(n_cards, 1), dtype=np.int64)  # the table_key they were built for
 
     for game in range(n_games):
         seed_game(stream, batch_seed, first_game + game)
-        bits_key = game + 1 if fresh else 1  # a fresh print per game: tables per game
+        table_key = game + 1 if fresh else 1  # a fresh print per game: tables per game
         # ---- deal (engine.new_game) ----
         if fresh:
             generate_deck_into(
@@ -682,19 +692,20 @@ def _play_batch(
                     code, active, die, dlen, animal_counts, public, own_discards, seen, my_die,
                     unseen,
                 )
-                for m in range(gs[MARKET_N]):  # duel tables, built once per card
+                for m in range(gs[MARKET_N]):  # card tables, built once per card
                     c = market[m]
-                    if bits_built[c] != bits_key:
-                        card_bits(rows, c, wild_animals, bits)
-                        bits_built[c] = bits_key
+                    if built[c] != table_key:
+                        card_tables(rows, c, wild_animals, busy_zoo, tables)
+                        built[c] = table_key
                 # greedy_card, its three steps called here: no work tuple on the hot path
                 fill_mixes(active, my_die, dlen, seen, unseen, mixes)
                 if busy_zoo:
                     people_values(
-                        active, market, gs[MARKET_N], rows, mixes, dlen, strategy_work, people
+                        active, market, gs[MARKET_N], rows, tables, mixes, dlen, strategy_work,
+                        people,
                     )
                 pick, opponent = greedy_rate(
-                    active, market, gs[MARKET_N], rows, bits, mixes, people, dlen, scores,
+                    active, market, gs[MARKET_N], rows, tables, mixes, people, dlen, scores,
                     busy_zoo, stream,
                 )
             if not 0 <= pick < gs[MARKET_N]:
@@ -760,9 +771,13 @@ def _play_batch(
                                 c, seat, die, dlen, animal_counts, public, own_discards, seen,
                                 my_die, unseen,
                             )
-                            choose_subset(
+                            if built[card_i] != table_key:
+                                card_tables(rows, card_i, wild_animals, busy_zoo, tables)
+                                built[card_i] = table_key
+                            subset_at(
                                 c,
-                                card,
+                                tables,
+                                card_i,
                                 seat,
                                 r_seat,
                                 nb,
@@ -822,9 +837,12 @@ def _play_batch(
                                 c, seat, die, dlen, animal_counts, public, own_discards, seen,
                                 my_die, unseen,
                             )
-                            keep = choose_keep(
-                                c,
-                                card,
+                            if built[card_i] != table_key:
+                                card_tables(rows, card_i, wild_animals, busy_zoo, tables)
+                                built[card_i] = table_key
+                            keep = keep_at(
+                                tables,
+                                card_i,
                                 seat,
                                 r_seat,
                                 nb,
@@ -835,8 +853,6 @@ def _play_batch(
                                 dlen,
                                 seen,
                                 unseen,
-                                wild_animals,
-                                stream,
                                 strategy_work,
                             )
                         r_shown[r] = second if keep == 1 else first
@@ -1030,10 +1046,13 @@ def _play_batch(
                                 c, discarder, die, dlen, animal_counts, public, own_discards,
                                 seen, my_die, unseen,
                             )
-                            _market_rows(rows, market, gs[MARKET_N], market_rows)
-                            card_type = choose_discard(
-                                c, my_die, market_rows, gs[MARKET_N], unseen, wild_animals,
-                                stream, discard_work,
+                            for m in range(gs[MARKET_N]):
+                                ci = market[m]
+                                if built[ci] != table_key:
+                                    card_tables(rows, ci, wild_animals, busy_zoo, tables)
+                                    built[ci] = table_key
+                            card_type = discard_at(
+                                my_die, market, gs[MARKET_N], rows, tables, unseen, discard_work
                             )
                         if not 0 <= card_type < N_TYPES or my_die[card_type] == 0:
                             return ILLEGAL

@@ -44,6 +44,8 @@ from zooanalysis.games.lucky_lions.flat import (
     AUTOWIN,
     DOLPHIN,
     EXTRA_RULE,
+    FLAMINGO,
+    LION,
     N_TYPES,
     OFF_CYCLE,
     PEOPLE,
@@ -52,6 +54,7 @@ from zooanalysis.games.lucky_lions.flat import (
     card_key,
     duel_key,
     is_wild,
+    pair_winners_key,
     row_key,
 )
 from zooanalysis.games.lucky_lions.matrix_game import (
@@ -253,6 +256,8 @@ LOWEST_BIT = np.array(
 ALL_SETS = 1 << N_ANIMALS
 """Sets of shown animals, as bit masks."""
 
+ALL_TYPES = (1 << N_TYPES) - 1
+
 
 class StrategyWork(NamedTuple):
     """Work arrays of the compiled decisions (one per batch, or per reference-engine call):
@@ -278,8 +283,10 @@ class StrategyWork(NamedTuple):
     """(MAX_PLAYERS,) int64: the enumeration's odometer."""
     rollers: np.ndarray
     """(MAX_PLAYERS,) int64."""
-    win_sets: np.ndarray
-    """(ALL_SETS,) int64: :func:`winner_sets` of the card being rated."""
+    table: np.ndarray
+    """(1, TABLE_WIDTH) int64: :func:`card_tables` of a card given as a row."""
+    high: np.ndarray
+    """(MAX_PLAYERS,) float64: :func:`chance_among`'s chances of the odometer's rollers."""
 
 
 def new_strategy_workspace() -> StrategyWork:
@@ -295,46 +302,133 @@ def new_strategy_workspace() -> StrategyWork:
         np.zeros(MAX_PLAYERS, dtype=np.int64),
         np.zeros(MAX_PLAYERS, dtype=np.int64),
         np.zeros(MAX_PLAYERS, dtype=np.int64),
-        np.zeros(ALL_SETS, dtype=np.int64),
+        np.zeros((1, TABLE_WIDTH), dtype=np.int64),
+        np.zeros(MAX_PLAYERS),
     )
+
+
+TABLE_WIN = 0
+"""Card table columns ``TABLE_WIN + a``: the types that type ``a`` beats (:func:`duel` +1),
+without the pairs a wild dolphin voids (wild powers)."""
+TABLE_TIE = N_TYPES
+"""``TABLE_TIE + a``: the types ``a`` ties (0), without the voided pairs."""
+TABLE_BEATS = 2 * N_TYPES
+"""``TABLE_BEATS + a``: every type ``a`` beats (:func:`duel` +1), voided pairs included."""
+TABLE_LOSES = 3 * N_TYPES
+"""``TABLE_LOSES + a``: every type ``a`` loses to (:func:`duel` -1), voided pairs included."""
+TABLE_SETS = 4 * N_TYPES
+"""``TABLE_SETS + s``: :func:`winner_sets` (``ALL_SETS`` columns, filled by
+:func:`card_tables` when asked: only battles of three or more rollers read them)."""
+TABLE_WIDTH = 4 * N_TYPES + ALL_SETS
+"""Columns of a card table (:func:`card_tables`)."""
+_ANIMAL_MASK = (1 << N_ANIMALS) - 1
+_WILD_LION = LION + N_ANIMALS
+_WILD_FLAMINGO = FLAMINGO + N_ANIMALS
+_WILD_DOLPHIN = DOLPHIN + N_ANIMALS
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def animal_duels(rows: np.ndarray, i: np.int64) -> tuple[np.int64, np.int64]:
+    """Card ``rows[i]``'s two-roller battles between animals (:func:`pair_winners`), packed:
+    bit ``N_ANIMALS * a + b`` of the first mask is set when animal ``a`` beats ``b``, of the
+    second when they tie (every other pair ``a`` loses). Rows are read in place."""
+    n, positions, special, x, y = row_key(rows, i)
+    win = np.int64(0)
+    tie = np.int64(0)
+    if special == AUTOWIN or special == AUTOLOSE:  # the cycle does not matter
+        for a in range(N_ANIMALS):
+            for b in range(N_ANIMALS):
+                win_a, win_b = pair_winners_key(n, positions, special, x, y, a, b)
+                bit = np.int64(1) << (N_ANIMALS * a + b)
+                if win_a and win_b:
+                    tie |= bit
+                elif win_a:
+                    win |= bit
+        return win, tie
+    # the distance rule (pair_winners_key's gaps, worked out): an animal on the cycle beats
+    # one off it; two off it tie; on it, ``a`` beats ``b`` when ``b`` is more than half the
+    # cycle ahead of it (gaps d and n - d), ties at exactly half and with itself
+    for a in range(N_ANIMALS):
+        at = (positions >> (4 * a)) & OFF_CYCLE
+        for b in range(N_ANIMALS):
+            other = (positions >> (4 * b)) & OFF_CYCLE
+            bit = np.int64(1) << (N_ANIMALS * a + b)
+            if at == OFF_CYCLE:
+                if other == OFF_CYCLE:
+                    tie |= bit
+            elif other == OFF_CYCLE:
+                win |= bit
+            else:
+                ahead = other - at
+                if ahead < 0:
+                    ahead += n
+                if ahead == 0 or 2 * ahead == n:
+                    tie |= bit
+                elif 2 * ahead > n:
+                    win |= bit
+    if special == EXTRA_RULE and x >= 0 and y >= 0 and x != y:  # only X and Y: X wins
+        tie &= ~((np.int64(1) << (N_ANIMALS * x + y)) | (np.int64(1) << (N_ANIMALS * y + x)))
+        win = (win | (np.int64(1) << (N_ANIMALS * x + y))) & ~(np.int64(1) << (N_ANIMALS * y + x))
+    return win, tie
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
 def card_bits(rows: np.ndarray, i: np.int64, wild_powers: bool, bits: np.ndarray) -> None:
     """Card ``rows[i]``'s duel table as bit masks in ``out = bits[i]``: ``out[a]`` has bit
     ``b`` set when a card of type ``a`` beats type ``b`` (:func:`duel` +1), ``out[N_TYPES +
-    a]`` when they tie (0); pairs a wild dolphin voids (wild powers) are in neither. Built
-    once per card; a chance to get the card is then a bilinear form of two mixes over these
+    a]`` when they tie (0); pairs a wild dolphin voids (wild powers) are in neither. When
+    ``bits`` has the columns (``TABLE_WIDTH``), also ``TABLE_BEATS`` / ``TABLE_LOSES``: every
+    pair's :func:`duel` +1 / -1, voided pairs included. Built once per card from the 25
+    animal battles (:func:`animal_duels`) and the wild lion / flamingo tie-breaks as mask
+    operations; a chance to get the card is then a bilinear form of two mixes over these
     masks. Rows are indexed in place (no views to reference-count)."""
-    n, positions, special, x, y = row_key(rows, i)
-    if not wild_powers:  # types of one animal duel alike: 25 duels, not 100
-        for a in range(N_ANIMALS):
-            win = 0
-            tie = 0
-            for b in range(N_ANIMALS):
-                result = duel_key(n, positions, special, x, y, a, b, False)
-                if result == 1:
-                    win |= (1 << b) | (1 << (b + N_ANIMALS))
-                elif result == 0:
-                    tie |= (1 << b) | (1 << (b + N_ANIMALS))
-            bits[i, a] = win
-            bits[i, a + N_ANIMALS] = win
-            bits[i, N_TYPES + a] = tie
-            bits[i, N_TYPES + a + N_ANIMALS] = tie
-        return
+    win, tie = animal_duels(rows, i)
+    raw = bits.shape[1] >= TABLE_LOSES + N_TYPES
     for a in range(N_TYPES):
-        win = 0
-        tie = 0
-        for b in range(N_TYPES):
-            if is_wild(a, DOLPHIN) or is_wild(b, DOLPHIN):
-                continue
-            result = duel_key(n, positions, special, x, y, a, b, True)
-            if result == 1:
-                win |= 1 << b
-            elif result == 0:
-                tie |= 1 << b
-        bits[i, a] = win
-        bits[i, N_TYPES + a] = tie
+        animal = a % N_ANIMALS
+        beats = (win >> (N_ANIMALS * animal)) & _ANIMAL_MASK
+        tied = (tie >> (N_ANIMALS * animal)) & _ANIMAL_MASK
+        beats |= beats << N_ANIMALS  # both types of an animal duel alike ...
+        tied |= tied << N_ANIMALS
+        if wild_powers:  # ... but for the wild lion's and flamingo's tie-breaks
+            if a == _WILD_LION:
+                beats |= tied & ~(1 << _WILD_LION)
+                tied &= 1 << _WILD_LION
+            else:
+                tied &= ~(1 << _WILD_LION)  # a wild lion wins my ties
+                if a == _WILD_FLAMINGO:
+                    tied &= 1 << _WILD_FLAMINGO  # I lose ties to all but flamingos
+                else:
+                    beats |= tied & (1 << _WILD_FLAMINGO)
+                    tied &= ~(1 << _WILD_FLAMINGO)
+        if raw:
+            bits[i, TABLE_BEATS + a] = beats
+            bits[i, TABLE_LOSES + a] = ALL_TYPES & ~(beats | tied)
+        if wild_powers:  # a wild dolphin voids the battle
+            if a == _WILD_DOLPHIN:
+                beats = 0
+                tied = 0
+            else:
+                beats &= ~(1 << _WILD_DOLPHIN)
+                tied &= ~(1 << _WILD_DOLPHIN)
+        bits[i, TABLE_WIN + a] = beats
+        bits[i, TABLE_TIE + a] = tied
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def card_tables(
+    rows: np.ndarray, i: np.int64, wild_powers: bool, with_sets: bool, tables: np.ndarray
+) -> None:
+    """Card ``rows[i]``'s whole table in ``tables[i]`` (``TABLE_WIDTH`` columns): the duel
+    masks of :func:`card_bits` and, if ``with_sets``, :func:`winner_sets` at ``TABLE_SETS``.
+    The kernel builds it when the card is first needed in a game; every decision about the
+    card then reads it."""
+    card_bits(rows, i, wild_powers, tables)
+    if with_sets:
+        n, positions, special, x, y = row_key(rows, i)
+        tables[i, TABLE_SETS] = 0
+        for s in range(1, ALL_SETS):
+            tables[i, TABLE_SETS + s] = _winners_of_set(n, positions, special, x, y, s)
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -346,40 +440,46 @@ def winner_sets(card: np.ndarray, out: np.ndarray) -> None:
     n, positions, special, x, y = card_key(card)
     out[0] = 0
     for s in range(1, ALL_SETS):
-        if special == AUTOWIN or special == AUTOLOSE:
-            mask = 0
-            for a in range(N_ANIMALS):
-                if (s >> a) & 1 and (a == x) == (special == AUTOWIN):
-                    mask |= 1 << a
-            out[s] = mask if mask != 0 else s
-            continue
-        if special == EXTRA_RULE and x >= 0 and y >= 0 and x != y and s == (1 << x) | (1 << y):
-            out[s] = 1 << x
-            continue
-        best = -1
+        out[s] = _winners_of_set(n, positions, special, x, y, s)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _winners_of_set(
+    n: np.int64, positions: np.int64, special: np.int64, x: np.int64, y: np.int64, s: np.int64
+) -> np.int64:
+    """:func:`winner_sets` of one set ``s`` on a card key."""
+    if special == AUTOWIN or special == AUTOLOSE:
         mask = 0
         for a in range(N_ANIMALS):
-            if not (s >> a) & 1:
-                continue
-            at = (positions >> (4 * a)) & OFF_CYCLE
-            gap = 0
-            if at != OFF_CYCLE:
-                gap = n
-                for b in range(N_ANIMALS):
-                    if b == a or not (s >> b) & 1:
-                        continue
-                    other = (positions >> (4 * b)) & OFF_CYCLE
-                    if other != OFF_CYCLE:
-                        distance = other - at
-                        if distance <= 0:
-                            distance += n
-                        gap = min(gap, distance)
-            if gap > best:
-                best = gap
-                mask = 1 << a
-            elif gap == best:
+            if (s >> a) & 1 and (a == x) == (special == AUTOWIN):
                 mask |= 1 << a
-        out[s] = mask
+        return mask if mask != 0 else s
+    if special == EXTRA_RULE and x >= 0 and y >= 0 and x != y and s == (1 << x) | (1 << y):
+        return 1 << x
+    best = -1
+    mask = 0
+    for a in range(N_ANIMALS):
+        if not (s >> a) & 1:
+            continue
+        at = (positions >> (4 * a)) & OFF_CYCLE
+        gap = 0
+        if at != OFF_CYCLE:
+            gap = n
+            for b in range(N_ANIMALS):
+                if b == a or not (s >> b) & 1:
+                    continue
+                other = (positions >> (4 * b)) & OFF_CYCLE
+                if other != OFF_CYCLE:
+                    distance = other - at
+                    if distance <= 0:
+                        distance += n
+                    gap = min(gap, distance)
+        if gap > best:
+            best = gap
+            mask = 1 << a
+        elif gap == best:
+            mask |= 1 << a
+    return mask
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -392,17 +492,35 @@ def chance_among_winners(
     work: StrategyWork,
 ) -> float:
     """The chance that roller ``me`` (an index into ``rollers``) is among the winners when
-    every roller shows an animal by its mix (wild powers ignored): exact enumeration of the
-    rollers' animals with a nonzero chance, roller 0's fastest, each weight the product of
-    the rollers' chances in roller order (the sum of :func:`mark_winners` over all
-    ``N_ANIMALS ** count`` combinations, added in the same order: the same float), the
-    winners read from :func:`winner_sets`."""
-    win_sets = work.win_sets
-    winner_sets(card, win_sets)
+    every roller shows an animal by its mix (wild powers ignored): :func:`chance_among` on
+    the card's :func:`winner_sets`."""
+    table = work.table
+    winner_sets(card, table[0, TABLE_SETS:])
+    return chance_among(table, 0, mixes, rollers, count, me, work)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def chance_among(
+    tables: np.ndarray,
+    i: np.int64,
+    mixes: np.ndarray,
+    rollers: np.ndarray,
+    count: np.int64,
+    me: np.int64,
+    work: StrategyWork,
+) -> float:
+    """:func:`chance_among_winners` for the card whose :func:`card_tables` (with the winner
+    sets) are ``tables[i]``: exact enumeration of the rollers' animals with a nonzero
+    chance, roller 0's fastest, each weight the product of the rollers' chances in roller
+    order (the sum of :func:`mark_winners` over all ``N_ANIMALS ** count`` combinations,
+    added in the same order: the same float), the winners read from the winner sets. Only
+    winning combinations are weighed; the other rollers' animals, their set and their
+    chances are read once per step of the odometer, not once per combination."""
     animal_mix = work.animal_mix
     options = work.options
     n_options = work.n_options
     digits = work.digits
+    high = work.high  # the chance of each roller but 0 at the odometer's current animals
     for r in range(count):
         for a in range(N_ANIMALS):
             animal_mix[r, a] = 0.0
@@ -417,24 +535,74 @@ def chance_among_winners(
             return 0.0
         n_options[r] = m
         digits[r] = 0
+    if count == 4:
+        return _chance_among_four(tables, i, me, animal_mix, options, n_options)
     chance = 0.0
+    sets = TABLE_SETS
     while True:
-        weight = 1.0
-        shown = 0
-        for r in range(count):
+        shown = 0  # the animals of rollers 1.., and their chances
+        for r in range(1, count):
             a = options[r, digits[r]]
-            weight *= animal_mix[r, a]
             shown |= 1 << a
-        if (win_sets[shown] >> options[me, digits[me]]) & 1 and weight != 0.0:
-            chance += weight
-        r = 0
-        digits[0] += 1
+            high[r] = animal_mix[r, a]
+        mine = options[me, digits[me]]
+        for d in range(n_options[0]):
+            a = options[0, d]
+            if me == 0:
+                mine = a
+            if (tables[i, sets + (shown | (1 << a))] >> mine) & 1:
+                weight = animal_mix[0, a]  # 1.0 * the chance: exact
+                for r in range(1, count):
+                    weight *= high[r]
+                if weight != 0.0:
+                    chance += weight
+        if count == 1:
+            return chance
+        r = 1
+        digits[1] += 1
         while digits[r] == n_options[r]:
             digits[r] = 0
             r += 1
             if r == count:
                 return chance
             digits[r] += 1
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _chance_among_four(
+    tables: np.ndarray,
+    i: np.int64,
+    me: np.int64,
+    animal_mix: np.ndarray,
+    options: np.ndarray,
+    n_options: np.ndarray,
+) -> float:
+    """:func:`chance_among`'s odometer for four rollers (everyone rolls in a four-player
+    game: the common case) as four nested loops, roller 0's innermost: the same
+    combinations in the same order, the same products and sums."""
+    chance = 0.0
+    sets = TABLE_SETS
+    for d3 in range(n_options[3]):
+        a3 = options[3, d3]
+        h3 = animal_mix[3, a3]
+        for d2 in range(n_options[2]):
+            a2 = options[2, d2]
+            h2 = animal_mix[2, a2]
+            shown2 = (1 << a3) | (1 << a2)
+            for d1 in range(n_options[1]):
+                a1 = options[1, d1]
+                h1 = animal_mix[1, a1]
+                shown1 = shown2 | (1 << a1)
+                mine = a3 if me == 3 else (a2 if me == 2 else a1)
+                for d0 in range(n_options[0]):
+                    a0 = options[0, d0]
+                    if me == 0:
+                        mine = a0
+                    if (tables[i, sets + (shown1 | (1 << a0))] >> mine) & 1:
+                        weight = animal_mix[0, a0] * h1 * h2 * h3  # roller order, as 1.0 * ...
+                        if weight != 0.0:
+                            chance += weight
+    return chance
 
 
 @njit(cache=True, nogil=True, error_model="numpy", inline="always")
@@ -475,21 +643,31 @@ def fill_mixes(
         unknown = max(sizes[q] - known, 0)
         total = 0.0
         for t in range(N_TYPES):
-            mixes[q, t] = seen[q, t] + (unknown * unseen[t] / pool if pool > 0 else 0.0)
+            share = 0.0
+            if pool > 0 and unseen[t] != 0:  # 0 / pool is 0.0: the division only when needed
+                share = unknown * unseen[t] / pool
+            mixes[q, t] = seen[q, t] + share
             total += mixes[q, t]
         if total <= 0.0:
             for t in range(N_TYPES):
                 mixes[q, t] = 1.0 / N_ANIMALS if t < N_ANIMALS else 0.0
             continue
         for t in range(N_TYPES):
-            mixes[q, t] /= total
+            if mixes[q, t] != 0.0:
+                mixes[q, t] /= total
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
 def _everyone_value(
-    card: np.ndarray, me: np.int64, mixes: np.ndarray, sizes: np.ndarray, work: StrategyWork
+    tables: np.ndarray,
+    i: np.int64,
+    points: np.int64,
+    me: np.int64,
+    mixes: np.ndarray,
+    sizes: np.ndarray,
+    work: StrategyWork,
 ) -> float:
-    """Expected points of taking ``card`` when everyone rolls."""
+    """Expected points of taking the card of ``tables[i]`` (``points``) when everyone rolls."""
     players = sizes.shape[0]
     rollers = work.rollers
     rollers[0] = me
@@ -498,7 +676,7 @@ def _everyone_value(
         if q != me:
             rollers[count] = q
             count += 1
-    return card[POINTS] * chance_among_winners(card, mixes, rollers, count, 0, work)
+    return points * chance_among(tables, i, mixes, rollers, count, 0, work)
 
 
 # --- random: small scalar functions (the kernel calls them directly, no arrays to count) ----
@@ -599,15 +777,15 @@ def choose_card(
     work: StrategyWork,
 ) -> tuple[np.int64, np.int64]:
     """(market index, opponent) for the active player's turn, from the face-up cards' rows
-    (the reference engine's entry: builds their :func:`card_bits`, then :func:`greedy_card`,
+    (the reference engine's entry: builds their :func:`card_tables`, then :func:`greedy_card`,
     which the kernel calls directly with tables built once per card)."""
     players = sizes.shape[0]
     if code == RANDOM:
         return random_card(me, players, market_count, stream)
     ids = np.arange(market_count)
-    bits = np.zeros((max(market_count, 1), 2 * N_TYPES), dtype=np.int64)
+    bits = np.zeros((max(market_count, 1), TABLE_WIDTH), dtype=np.int64)
     for c in range(market_count):
-        card_bits(market, c, wild_powers, bits)
+        card_tables(market, c, wild_powers, busy_zoo, bits)
     return greedy_card(
         me, ids, market_count, market, bits, my_die, sizes, scores, seen, unseen, busy_zoo,
         stream, work, np.zeros(max(market_count, 1)),
@@ -632,14 +810,15 @@ def greedy_card(
     people: np.ndarray,
 ) -> tuple[np.int64, np.int64]:
     """``greedy``'s and ``equilibrium``'s (market index, opponent): card ``c`` of the market is
-    ``rows[market[c]]`` with duel table ``bits[market[c]]`` (:func:`card_bits`); ``people``
+    ``rows[market[c]]`` with table ``bits[market[c]]`` (:func:`card_tables`, with the winner
+    sets when ``busy_zoo``); ``people``
     (``market_count`` floats) is scratch. The players' mixes (:func:`fill_mixes`) and the
     value of each card on which everyone rolls (:func:`people_values`), then
     :func:`greedy_rate`; the kernel makes the same three calls."""
     mixes = work.mixes
     fill_mixes(me, my_die, sizes, seen, unseen, mixes)
     if busy_zoo:
-        people_values(me, market, market_count, rows, mixes, sizes, work, people)
+        people_values(me, market, market_count, rows, bits, mixes, sizes, work, people)
     return greedy_rate(me, market, market_count, rows, bits, mixes, people, sizes, scores,
                        busy_zoo, stream)
 
@@ -650,20 +829,19 @@ def people_values(
     market: np.ndarray,
     market_count: np.int64,
     rows: np.ndarray,
+    tables: np.ndarray,
     mixes: np.ndarray,
     sizes: np.ndarray,
     work: StrategyWork,
     out: np.ndarray,
 ) -> None:
     """``out[c]``: the expected points of market card ``c`` if it has the people icon
-    (everyone rolls; Busy Zoo), from the players' ``mixes``."""
+    (everyone rolls; Busy Zoo), from the players' ``mixes``; card ``market[c]``'s
+    :func:`card_tables` (with the winner sets) are ``tables[market[c]]``."""
     for c in range(market_count):
         card_i = market[c]
         if rows[card_i, PEOPLE] == 1:
-            out[c] = _everyone_value(rows[card_i], me, mixes, sizes, work)
-
-
-ALL_TYPES = (1 << N_TYPES) - 1
+            out[c] = _everyone_value(tables, card_i, rows[card_i, POINTS], me, mixes, sizes, work)
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -703,30 +881,62 @@ def greedy_rate(
     best_score = -1
     best_card = 0
     tied = np.int64(1) << ((me + 1) % players)  # the opponents rated best, as a bit mask
+    # each opponent's support, and the tie mask it adds (a tie is mine when it can discard)
+    q1 = (me + 1) % players
+    q2 = (me + 2) % players
+    q3 = (me + 3) % players
+    q4 = (me + 4) % players
+    s1 = (supports >> (N_TYPES * q1)) & ALL_TYPES
+    s2 = (supports >> (N_TYPES * q2)) & ALL_TYPES if players > 2 else 0
+    s3 = (supports >> (N_TYPES * q3)) & ALL_TYPES if players > 3 else 0
+    s4 = (supports >> (N_TYPES * q4)) & ALL_TYPES if players > 4 else 0
+    t1 = ALL_TYPES if sizes[q1] > 1 else 0
+    t2 = ALL_TYPES if sizes[q2] > 1 else 0
+    t3 = ALL_TYPES if sizes[q3] > 1 else 0
+    t4 = ALL_TYPES if sizes[q4] > 1 else 0
     for c in range(market_count):
         card_i = market[c]
         everyone = busy_zoo and rows[card_i, PEOPLE] == 1
+        # the chance to get the card against each opponent, from its duel table: one sum per
+        # opponent, each in its own order, advanced together (independent chains of adds)
+        c1 = 0.0
+        c2 = 0.0
+        c3 = 0.0
+        c4 = 0.0
+        if not everyone:
+            rest = my_support
+            while rest:
+                a = LOWEST_BIT[rest]
+                rest &= rest - 1
+                pa = mixes[me, a]
+                win = bits[card_i, a]
+                tie = bits[card_i, N_TYPES + a]
+                mask = (win | (tie & t1)) & s1
+                while mask:
+                    b = LOWEST_BIT[mask]
+                    mask &= mask - 1
+                    c1 += pa * mixes[q1, b]
+                mask = (win | (tie & t2)) & s2
+                while mask:
+                    b = LOWEST_BIT[mask]
+                    mask &= mask - 1
+                    c2 += pa * mixes[q2, b]
+                mask = (win | (tie & t3)) & s3
+                while mask:
+                    b = LOWEST_BIT[mask]
+                    mask &= mask - 1
+                    c3 += pa * mixes[q3, b]
+                mask = (win | (tie & t4)) & s4
+                while mask:
+                    b = LOWEST_BIT[mask]
+                    mask &= mask - 1
+                    c4 += pa * mixes[q4, b]
         for step in range(1, players):
             q = (me + step) % players
             if everyone:
                 value = people[c]
-            else:  # the chance to get the card, from its duel table
-                their_support = (supports >> (N_TYPES * q)) & ALL_TYPES
-                tie_is_mine = sizes[q] > 1
-                chance = 0.0
-                rest = my_support
-                while rest:
-                    a = LOWEST_BIT[rest]
-                    rest &= rest - 1
-                    pa = mixes[me, a]
-                    mask = bits[card_i, a]
-                    if tie_is_mine:
-                        mask |= bits[card_i, N_TYPES + a]
-                    mask &= their_support
-                    while mask:
-                        b = LOWEST_BIT[mask]
-                        mask &= mask - 1
-                        chance += pa * mixes[q, b]
+            else:
+                chance = c1 if step == 1 else (c2 if step == 2 else (c3 if step == 3 else c4))
                 value = rows[card_i, POINTS] * chance
             if value > best_value + 1e-12 or (
                 value > best_value - 1e-12 and scores[q] > best_score
@@ -825,6 +1035,31 @@ def _best_subset(
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
+def _solve_selection(
+    payoff: np.ndarray,
+    my_die: np.ndarray,
+    their_die: np.ndarray,
+    k: np.int64,
+    their_k: np.int64,
+    stream: np.ndarray,
+    out: np.ndarray,
+    game: Workspace,
+) -> None:
+    """``equilibrium``'s selection drawn from the selection game's mix (one uniform draw)."""
+    draw = uniform(stream)
+    need = equilibrium_selection(
+        payoff, my_die, their_die, k, their_k, draw, game.mine, game.theirs, game.matrix,
+        game.tableau, game.basis, game.mix, game.small, out,
+    )
+    if need > 0:  # a game larger than the work arrays: rare, solved in fresh ones
+        mine, theirs, matrix, tableau, basis, mix, small = _workspace_arrays(need)
+        equilibrium_selection(
+            payoff, my_die, their_die, k, their_k, draw, mine, theirs, matrix, tableau,
+            basis, mix, small, out,
+        )
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
 def choose_subset(
     code: np.int64,
     card: np.ndarray,
@@ -860,18 +1095,7 @@ def choose_subset(
                 payoff[a, b] = pair_gain(
                     card, a, b, wild_powers, me == active, sizes[me] > 1, sizes[q] > 1
                 )
-        their_k = min(k, sizes[q])
-        draw = uniform(stream)
-        need = equilibrium_selection(
-            payoff, my_die, their_die, k, their_k, draw, game.mine, game.theirs, game.matrix,
-            game.tableau, game.basis, game.mix, game.small, out,
-        )
-        if need > 0:  # a game larger than the work arrays: rare, solved in fresh ones
-            mine, theirs, matrix, tableau, basis, mix, small = _workspace_arrays(need)
-            equilibrium_selection(
-                payoff, my_die, their_die, k, their_k, draw, mine, theirs, matrix, tableau,
-                basis, mix, small, out,
-            )
+        _solve_selection(payoff, my_die, their_die, k, min(k, sizes[q]), stream, out, game)
         return
     mixes = work.mixes
     fill_mixes(me, my_die, sizes, seen, unseen, mixes)
@@ -906,6 +1130,211 @@ def choose_keep(
     values = work.values
     type_values(card, me, battlers, count, active, mixes, sizes, wild_powers, values, work)
     return 1 if values[second] > values[first] + 1e-12 else 0
+
+
+# --- the kernel's entries: the same decisions from the card tables ----------------------------
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def tie_is_mine(i_am_active: bool, i_can_discard: bool, they_can_discard: bool) -> bool:
+    """Whether a tied two-player battle gives me the card (:func:`pair_gain` of a tie > 0)."""
+    if i_am_active:
+        return they_can_discard
+    return not i_can_discard and they_can_discard
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def type_values_at(
+    tables: np.ndarray,
+    i: np.int64,
+    me: np.int64,
+    battlers: np.ndarray,
+    count: np.int64,
+    active: np.int64,
+    mixes: np.ndarray,
+    sizes: np.ndarray,
+    out: np.ndarray,
+    work: StrategyWork,
+) -> None:
+    """:func:`type_values` for the card of ``tables[i]`` (:func:`card_tables`; the winner sets
+    when three or more roll): with one opponent each value is the opponent's chances summed
+    over the types I beat (and tie, when a tie is mine) in :func:`chance_to_get`'s order
+    (the same float)."""
+    my_index = 0
+    for r in range(count):
+        if battlers[r] == me:
+            my_index = r
+    if count == 2:
+        q = battlers[1 - my_index]
+        mine = tie_is_mine(me == active, sizes[me] > 1, sizes[q] > 1)
+        for t in range(N_TYPES):
+            mask = tables[i, TABLE_WIN + t]
+            if mine:
+                mask |= tables[i, TABLE_TIE + t]
+            chance = 0.0
+            while mask:
+                b = LOWEST_BIT[mask]
+                mask &= mask - 1
+                chance += mixes[q, b]  # 1.0 * the chance: exact
+            out[t] = chance
+        return
+    saved = work.saved
+    for u in range(N_TYPES):
+        saved[u] = mixes[me, u]
+    for t in range(N_ANIMALS):
+        for u in range(N_TYPES):
+            mixes[me, u] = 0.0
+        mixes[me, t] = 1.0
+        out[t] = chance_among(tables, i, mixes, battlers, count, my_index, work)
+    for t in range(N_ANIMALS, N_TYPES):
+        out[t] = out[t - N_ANIMALS]
+    for u in range(N_TYPES):
+        mixes[me, u] = saved[u]
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def fill_payoff(
+    tables: np.ndarray,
+    i: np.int64,
+    wild_powers: bool,
+    i_am_active: bool,
+    i_can_discard: bool,
+    they_can_discard: bool,
+    payoff: np.ndarray,
+) -> None:
+    """``payoff[a, b]``: :func:`pair_gain` of every pair of types, read from the card's
+    :func:`card_tables` (``tables[i]``)."""
+    # a tie: mine, else theirs when I can discard (I must), else nobody's
+    tie = 1 if tie_is_mine(i_am_active, i_can_discard, they_can_discard) else (
+        -1 if i_can_discard else 0
+    )
+    for a in range(N_TYPES):
+        beats = tables[i, TABLE_BEATS + a]
+        loses = tables[i, TABLE_LOSES + a]
+        for b in range(N_TYPES):
+            if wild_powers and (a == _WILD_DOLPHIN or b == _WILD_DOLPHIN):
+                payoff[a, b] = 0
+            elif (beats >> b) & 1:
+                payoff[a, b] = 1
+            elif (loses >> b) & 1:
+                payoff[a, b] = -1
+            else:
+                payoff[a, b] = tie
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def subset_at(
+    code: np.int64,
+    tables: np.ndarray,
+    i: np.int64,
+    me: np.int64,
+    battlers: np.ndarray,
+    count: np.int64,
+    active: np.int64,
+    k: np.int64,
+    my_die: np.ndarray,
+    sizes: np.ndarray,
+    seen: np.ndarray,
+    unseen: np.ndarray,
+    wild_powers: bool,
+    stream: np.ndarray,
+    out: np.ndarray,
+    work: StrategyWork,
+) -> None:
+    """:func:`choose_subset` of ``greedy`` and ``equilibrium`` for the card of ``tables[i]``
+    (:func:`card_tables`): the same choice, the same draws."""
+    if code == EQUILIBRIUM and count == 2:
+        q = battlers[0] if battlers[1] == me else battlers[1]
+        game = work.game
+        their_die = game.their_die
+        estimate_die_into(seen[q], unseen, sizes[q], their_die, game.share)
+        payoff = game.payoff
+        fill_payoff(tables, i, wild_powers, me == active, sizes[me] > 1, sizes[q] > 1, payoff)
+        _solve_selection(payoff, my_die, their_die, k, min(k, sizes[q]), stream, out, game)
+        return
+    mixes = work.mixes
+    fill_mixes(me, my_die, sizes, seen, unseen, mixes)
+    values = work.values
+    type_values_at(tables, i, me, battlers, count, active, mixes, sizes, values, work)
+    _best_subset(my_die, values, k, out, work.left)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def keep_at(
+    tables: np.ndarray,
+    i: np.int64,
+    me: np.int64,
+    battlers: np.ndarray,
+    count: np.int64,
+    active: np.int64,
+    first: np.int64,
+    second: np.int64,
+    my_die: np.ndarray,
+    sizes: np.ndarray,
+    seen: np.ndarray,
+    unseen: np.ndarray,
+    work: StrategyWork,
+) -> np.int64:
+    """:func:`choose_keep` of ``greedy`` and ``equilibrium`` for the card of ``tables[i]``."""
+    mixes = work.mixes
+    fill_mixes(me, my_die, sizes, seen, unseen, mixes)
+    values = work.values
+    type_values_at(tables, i, me, battlers, count, active, mixes, sizes, values, work)
+    return 1 if values[second] > values[first] + 1e-12 else 0
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def discard_at(
+    my_die: np.ndarray,
+    market: np.ndarray,
+    market_count: np.int64,
+    rows: np.ndarray,
+    tables: np.ndarray,
+    unseen: np.ndarray,
+    scratch: np.ndarray,
+) -> np.int64:
+    """:func:`choose_discard` of ``greedy`` and ``equilibrium``: card ``c`` of the market is
+    ``rows[market[c]]`` with :func:`card_tables` ``tables[market[c]]``. Each type's value
+    adds ``+points * weight`` for the types it beats and ``-points * weight`` for those it
+    loses to, in :func:`choose_discard`'s order (the same float: its ``points * weight *
+    result`` is exactly that, and a tie adds zero). Called once per tie, so written without
+    views or tuples."""
+    pool = 0
+    for t in range(N_TYPES):
+        pool += unseen[t]
+    support = 0
+    for u in range(N_TYPES):
+        scratch[u] = 0.0
+        weight = unseen[u] / pool if pool > 0 else (1.0 / N_ANIMALS if u < N_ANIMALS else 0.0)
+        scratch[N_TYPES + u] = weight
+        if weight > 0.0:
+            support |= 1 << u
+    for c in range(market_count):
+        card_i = market[c]
+        points = rows[card_i, POINTS]
+        for t in range(N_TYPES):
+            if my_die[t] == 0:
+                continue
+            value = scratch[t]
+            beats = tables[card_i, TABLE_BEATS + t]
+            mask = (beats | tables[card_i, TABLE_LOSES + t]) & support
+            while mask:
+                u = LOWEST_BIT[mask]
+                mask &= mask - 1
+                if (beats >> u) & 1:
+                    value += points * scratch[N_TYPES + u]
+                else:
+                    value += -(points * scratch[N_TYPES + u])
+            scratch[t] = value
+    worst = -1
+    worst_value = 0.0
+    for t in range(N_TYPES):
+        if my_die[t] == 0:
+            continue
+        if worst < 0 or scratch[t] < worst_value - 1e-12:
+            worst = t
+            worst_value = scratch[t]
+    return worst
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
