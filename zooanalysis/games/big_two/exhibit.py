@@ -130,7 +130,8 @@ def exhibit_round(rules, hands, start_seat, codes, params, stream, identical, st
     lead_counts = np.zeros(N_KINDS, dtype=np.int64)
     decision_options = np.zeros(OPTION_BINS, dtype=np.int64)  # not reported by the exhibit
     status = play_round(
-        rules, hands, start_seat, codes, params, stream, identical, masks, keys, penalties, 0,
+        rules, hands, start_seat, codes, params, stream, identical, masks, keys, penalties,
+        np.int64(0),
         traj, scores, out_order, kind_counts, lead_counts, np.zeros(players, dtype=np.int64),
         decision_options,
     )[4]
