@@ -116,7 +116,7 @@ def exhibit_round(rules, hands, start_seat, codes, params, stream, identical, st
     """One round from ``hands`` (uint64 face masks, changed in place), as
     :func:`play_exhibit`: writes ``standing``, ``scores`` (cards left) and ``diamonds``."""
     players = hands.shape[0]
-    largest = 0
+    largest = np.int64(0)  # typed: passed on to _max_plays (plays.py)
     for seat in range(players):
         hands[seat] = _id_mask(hands[seat], rules)
         largest = max(largest, count_faces(hands[seat]))

@@ -363,7 +363,7 @@ def _play_batch(
         traj[T_CHANGES] = 0
         traj[T_STREAK] = -2
         traj[T_START] = 0
-        game_moves = 0
+        game_moves = np.int64(0)  # typed: passed on to play_round (plays.py)
         n_rounds = 0
         decided = 0  # real decisions this game (zooanalysis.decisions)
         for round_index in range(MAX_ROUNDS):

@@ -26,8 +26,8 @@ hand by it and compare with this list).
 Compile time: numba compiles a called function once per tuple of argument *types*, and a
 bare constant (``0``, ``True``, ``STRAIGHT``, or a variable first set to ``0``) passes as
 its own literal type. Calls between these functions therefore pass typed values
-(``np.int64(0)``, a comparison's ``bool``): a fresh machine compiled ``list_five`` and its
-callees in 10 signatures and ``_kind_open`` in 50 before, one signature each now.
+(``np.int64(0)``, a comparison's ``bool``): the cold test suite compiled ``list_five`` and
+its callees in 10 signatures each and ``_kind_open`` in 50 before, one each now.
 """
 
 from __future__ import annotations
