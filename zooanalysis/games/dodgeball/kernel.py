@@ -352,7 +352,8 @@ def _heuristic(
 ):
     """A built-in heuristic's decision for ``seat``, from what its player may know
     (the arrays of ``engine.Observation.arrays``; few array arguments, see
-    :func:`play_round`)."""
+    :func:`play_round`). Callers pass ``kind`` as ``np.int64``: a bare constant is a type of
+    its own to numba, which compiled this and ``dodger_decision`` once per kind."""
     team = seat & 1
     masks[HAND] = cards[C_HAND + seat]
     masks[LEGAL] = legal
@@ -385,7 +386,7 @@ def _heuristic(
     view[TRICK + 1] = trick_1 if n_played > 1 else -1
     view[TRICK + 2] = trick_2 if n_played > 2 else -1
     view[TRICK + 3] = trick_3 if n_played > 3 else -1
-    return dodger_decision(code, kind, params[seat % params.shape[0]], masks, view)
+    return dodger_decision(code, np.int64(kind), params[seat % params.shape[0]], masks, view)
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -479,7 +480,7 @@ def play_round(
                     )
                 else:
                     card, _ = _heuristic(
-                        SETUP_BENCH,
+                        np.int64(SETUP_BENCH),
                         seat,
                         code,
                         order,
@@ -561,7 +562,7 @@ def play_round(
                         )
                     else:
                         card, _ = _heuristic(
-                            SETUP_PASS,
+                            np.int64(SETUP_PASS),
                             seat,
                             code,
                             order,
@@ -644,7 +645,7 @@ def play_round(
                     )
                 else:
                     give, take = _heuristic(
-                        DUMMY_EXCHANGE,
+                        np.int64(DUMMY_EXCHANGE),
                         seat,
                         code,
                         order,
@@ -714,7 +715,7 @@ def play_round(
                     )
                 else:
                     call, _ = _heuristic(
-                        CALL_TIMEOUT,
+                        np.int64(CALL_TIMEOUT),
                         caller,
                         code,
                         order,
@@ -773,7 +774,7 @@ def play_round(
                             )
                         else:
                             card, _ = _heuristic(
-                                TIMEOUT_PLACE,
+                                np.int64(TIMEOUT_PLACE),
                                 seat,
                                 code,
                                 order,
@@ -863,7 +864,7 @@ def play_round(
                             )
                         else:
                             take, _ = _heuristic(
-                                TIMEOUT_TAKE,
+                                np.int64(TIMEOUT_TAKE),
                                 seat,
                                 code,
                                 order,
@@ -961,7 +962,7 @@ def play_round(
                     )
                 else:
                     card, declared = _heuristic(
-                        PLAY,
+                        np.int64(PLAY),
                         seat,
                         code,
                         order,
@@ -1060,7 +1061,7 @@ def play_round(
                 )
             else:
                 choice, _ = _heuristic(
-                    BLOCK_LEADER,
+                    np.int64(BLOCK_LEADER),
                     blocker,
                     code,
                     order,
@@ -1130,7 +1131,7 @@ def play_round(
                         )
                     else:
                         card, _ = _heuristic(
-                            HIT_BENCH,
+                            np.int64(HIT_BENCH),
                             bencher,
                             code,
                             order,
@@ -1196,7 +1197,7 @@ def play_round(
                     )
                 else:
                     card, receiver = _heuristic(
-                        BRING_BACK,
+                        np.int64(BRING_BACK),
                         catcher,
                         code,
                         order,
