@@ -464,7 +464,7 @@ def play_round(
             else:
                 if code == RANDOM:
                     card, _, state = random_choice_state(
-                        SETUP_BENCH,
+                        np.int64(SETUP_BENCH),
                         hand,
                         stars,
                         EMPTY,
@@ -546,7 +546,7 @@ def play_round(
                 else:
                     if code == RANDOM:
                         card, _, state = random_choice_state(
-                            SETUP_PASS,
+                            np.int64(SETUP_PASS),
                             hand,
                             stars,
                             EMPTY,
@@ -629,7 +629,7 @@ def play_round(
                 decided += n > 1
                 if code == RANDOM:
                     give, take, state = random_choice_state(
-                        DUMMY_EXCHANGE,
+                        np.int64(DUMMY_EXCHANGE),
                         hand,
                         stars,
                         EMPTY,
@@ -699,7 +699,7 @@ def play_round(
                 decided += 1
                 if code == RANDOM:
                     call, _, state = random_choice_state(
-                        CALL_TIMEOUT,
+                        np.int64(CALL_TIMEOUT),
                         EMPTY,
                         0,
                         EMPTY,
@@ -758,7 +758,7 @@ def play_round(
                         code = codes[seat % players]
                         if code == RANDOM:
                             card, _, state = random_choice_state(
-                                TIMEOUT_PLACE,
+                                np.int64(TIMEOUT_PLACE),
                                 hand,
                                 stars,
                                 EMPTY,
@@ -848,7 +848,7 @@ def play_round(
                         code = codes[seat % players]
                         if code == RANDOM:
                             take, _, state = random_choice_state(
-                                TIMEOUT_TAKE,
+                                np.int64(TIMEOUT_TAKE),
                                 cards[C_HAND + seat],
                                 nums[S_STARS + seat],
                                 EMPTY,
@@ -946,7 +946,7 @@ def play_round(
                 code = codes[seat % players]
                 if code == RANDOM:
                     card, declared, state = random_choice_state(
-                        PLAY,
+                        np.int64(PLAY),
                         hand,
                         stars,
                         legal,
@@ -1045,7 +1045,7 @@ def play_round(
             decided += 1
             if code == RANDOM:
                 choice, _, state = random_choice_state(
-                    BLOCK_LEADER,
+                    np.int64(BLOCK_LEADER),
                     EMPTY,
                     0,
                     EMPTY,
@@ -1115,7 +1115,7 @@ def play_round(
                     code = codes[bencher % players]
                     if code == RANDOM:
                         card, _, state = random_choice_state(
-                            HIT_BENCH,
+                            np.int64(HIT_BENCH),
                             hand,
                             stars,
                             EMPTY,
@@ -1181,7 +1181,7 @@ def play_round(
                 code = codes[catcher % players]
                 if code == RANDOM:
                     card, receiver, state = random_choice_state(
-                        BRING_BACK,
+                        np.int64(BRING_BACK),
                         cards[C_HAND + catcher],
                         nums[S_STARS + catcher],
                         EMPTY,
