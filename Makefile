@@ -3,6 +3,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 GAMES ?= 1e6
+# pytest-xdist workers for the tests (0: one process); each game's tests share a worker.
+TEST_WORKERS ?= 2
+TEST_PARALLEL := -n $(TEST_WORKERS) --dist loadgroup
 
 .PHONY: run test test-all lint bench clean
 
@@ -24,10 +27,10 @@ run: $(VENV)/.installed
 
 ## test: the fast test suite (slow tests: make test-all)
 test: $(VENV)/.installed-dev
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q $(TEST_PARALLEL)
 
 test-all: $(VENV)/.installed-dev
-	$(BIN)/pytest -q -m "slow or not slow"
+	$(BIN)/pytest -q $(TEST_PARALLEL) -m "slow or not slow"
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check zooanalysis tests benchmarks

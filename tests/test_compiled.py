@@ -153,3 +153,58 @@ def test_a_second_clone_runs_a_whole_game_from_the_first_clones_cache(tmp_path: 
     assert sum(name.endswith(".nbc") for name in saved) > 10
     run_in(copy_package(tmp_path / "b"), cache, command, tmp_path / "b")
     assert cache_files(cache) == saved
+
+
+# --- two processes saving the same function at once ---------------------------------------------
+
+
+def racing_saves(cache_file_class: type, folder: Path) -> dict[str, object]:
+    """Two threads each save a new signature of one function into an empty cache, the
+    second entering while the first has read the index (if the class lets it); what each
+    signature then loads back."""
+    import threading
+
+    cache_files = [cache_file_class(str(folder), "kernel-1.py311", "stamp") for _ in range(2)]
+    first_has_read = threading.Event()
+    second_has_read = threading.Event()
+    read_index = cache_files[0]._load_index
+
+    def first_reads_then_waits() -> dict:
+        overloads = read_index()
+        first_has_read.set()
+        second_has_read.wait(timeout=2)  # held back until the second has read too, if it can
+        return overloads
+
+    def second_reads() -> dict:
+        overloads = read_index()
+        second_has_read.set()
+        return overloads
+
+    cache_files[0]._load_index = first_reads_then_waits
+    cache_files[1]._load_index = second_reads
+    first = threading.Thread(target=cache_files[0].save, args=("signature a", "code of a"))
+    first.start()
+    first_has_read.wait(timeout=10)
+    cache_files[1].save("signature b", "code of b")
+    first.join()
+    reader = cache_file_class(str(folder), "kernel-1.py311", "stamp")
+    return {key: reader.load(key) for key in ("signature a", "signature b")}
+
+
+def test_racing_saves_keep_each_signatures_own_code(tmp_path: Path) -> None:
+    from numba.core import caching
+
+    assert getattr(caching.IndexDataCacheFile, "zoosim", False)  # installed on import
+    loaded = racing_saves(caching.IndexDataCacheFile, tmp_path)
+    assert loaded == {"signature a": "code of a", "signature b": "code of b"}
+
+
+def test_numbas_unlocked_save_would_lose_or_mix_an_entry(tmp_path: Path) -> None:
+    """The race the lock closes is real: numba's own class, in the same schedule, leaves
+    one signature without its code or with the other's."""
+    from numba.core import caching
+
+    unlocked = caching.IndexDataCacheFile.__mro__[1]
+    assert not getattr(unlocked, "zoosim", False)
+    loaded = racing_saves(unlocked, tmp_path)
+    assert loaded != {"signature a": "code of a", "signature b": "code of b"}

@@ -11,12 +11,20 @@ absolute path, so a second clone of the same code (or a move of the checkout) co
 everything again. :class:`PackageCacheLocator` files zoosim's functions by their path inside
 the package instead, and checks them by content, so every copy of the same source shares
 one cache.
+
+Several processes may compile the same function at once (``pytest -n 2``, ``--jobs``, two
+runs started together). Numba writes each file atomically, but a new entry is a
+read-modify-write of the function's index, unlocked: two processes adding different
+signatures could both pick data file 1, and the index of one would then name the machine
+code of the other. :class:`LockedIndexDataCacheFile` makes that step exclusive.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import numba
@@ -53,6 +61,7 @@ def configure_numba_cache() -> None:
     file zoosim's functions there by their place in the package, not on the disk."""
     numba.config.CACHE_DIR = str(cache_folder())
     register_locator()
+    register_locked_cache_file()
 
 
 def package_path(py_file: str) -> Path | None:
@@ -115,6 +124,71 @@ def _locator_class() -> type:
             return locator
 
     return PackageCacheLocator
+
+
+def register_locked_cache_file() -> None:
+    """Make numba's caches save through :class:`LockedIndexDataCacheFile` (once).
+
+    Numba's ``Cache`` builds its index file by the module-level name, so replacing that name
+    covers every cache made afterwards (zoosim's kernels are decorated after this call, in
+    the same import of :mod:`zooanalysis`); the generated loops of the search and of Through
+    the Zoo, which live outside the package, are covered too."""
+    from numba.core import caching
+
+    if not getattr(caching.IndexDataCacheFile, "zoosim", False):
+        caching.IndexDataCacheFile = _locked_cache_file_class(caching.IndexDataCacheFile)
+
+
+@contextlib.contextmanager
+def exclusive_lock(path: str) -> Iterator[None]:
+    """Hold an exclusive advisory lock on the file ``path`` (made if missing) while inside.
+
+    Where ``fcntl`` is missing (Windows) it does nothing: numba's writes stay atomic there,
+    only the rare race between two new signatures is left open."""
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    with open(path, "a+b") as handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+def _locked_cache_file_class(base: type) -> type:
+    """The subclass of numba's ``IndexDataCacheFile`` (``base``) that saves under a lock."""
+
+    class LockedIndexDataCacheFile(base):
+        """Numba's index-and-data cache file, with each save made under an exclusive lock on
+        ``<index>.lock`` and the data file written before the index that names it.
+
+        So two processes never give one data file to two signatures, and a process that
+        reads the index (without the lock) finds an entry only once its data is complete:
+        each file is replaced atomically, and a data file, once named in the index, keeps
+        its signature. A reader between the two writes finds no entry and compiles."""
+
+        zoosim = True
+
+        def save(self, key, data) -> None:
+            """Save ``data`` under ``key``: the data file first, then the index."""
+            with exclusive_lock(self._index_path + ".lock"):
+                overloads = self._load_index()
+                data_name = overloads.get(key)
+                if data_name is None:
+                    taken = set(overloads.values())
+                    number = 1
+                    while self._data_name(number) in taken:
+                        number += 1
+                    data_name = self._data_name(number)
+                self._save_data(data_name, data)
+                if overloads.get(key) != data_name:
+                    overloads[key] = data_name
+                    self._save_index(overloads)
+
+    return LockedIndexDataCacheFile
 
 
 def code_fingerprint() -> str:

@@ -116,7 +116,7 @@ def exhibit_round(rules, hands, start_seat, codes, params, stream, identical, st
     """One round from ``hands`` (uint64 face masks, changed in place), as
     :func:`play_exhibit`: writes ``standing``, ``scores`` (cards left) and ``diamonds``."""
     players = hands.shape[0]
-    largest = 0
+    largest = np.int64(0)  # typed: passed on to _max_plays (plays.py)
     for seat in range(players):
         hands[seat] = _id_mask(hands[seat], rules)
         largest = max(largest, count_faces(hands[seat]))
@@ -130,7 +130,8 @@ def exhibit_round(rules, hands, start_seat, codes, params, stream, identical, st
     lead_counts = np.zeros(N_KINDS, dtype=np.int64)
     decision_options = np.zeros(OPTION_BINS, dtype=np.int64)  # not reported by the exhibit
     status = play_round(
-        rules, hands, start_seat, codes, params, stream, identical, masks, keys, penalties, 0,
+        rules, hands, start_seat, codes, params, stream, identical, masks, keys, penalties,
+        np.int64(0),
         traj, scores, out_order, kind_counts, lead_counts, np.zeros(players, dtype=np.int64),
         decision_options,
     )[4]

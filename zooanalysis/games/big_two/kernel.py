@@ -130,8 +130,8 @@ def play_round(
                 leader = seat
                 break
     opener = leader
-    table_key = 0
-    table_size = 0
+    table_key = np.int64(0)  # typed, not the literal 0: see plays.py on compile time
+    table_size = np.int64(0)
     table_seat = -1
     passed = 0
     passes_in_row = 0
@@ -213,8 +213,8 @@ def play_round(
             seat = table_seat
             while hands[seat] == _ZERO:
                 seat = seat + 1 if seat + 1 < players else 0
-            table_key = 0
-            table_size = 0
+            table_key = np.int64(0)
+            table_size = np.int64(0)
             table_seat = -1
             passed = 0
             passes_in_row = 0
@@ -363,14 +363,14 @@ def _play_batch(
         traj[T_CHANGES] = 0
         traj[T_STREAK] = -2
         traj[T_START] = 0
-        game_moves = 0
+        game_moves = np.int64(0)  # typed: passed on to play_round (plays.py)
         n_rounds = 0
         decided = 0  # real decisions this game (zooanalysis.decisions)
         for round_index in range(MAX_ROUNDS):
             deal_hands(rules, template, card_ids, deck, stream, hands)
             opener, turns, tricks, moves, status, real = play_round(
-                rules, hands, round_index % players, codes, params, stream, 0, masks, keys,
-                penalties, game_moves, traj, cards_left, out_order, plays, leads, sizes,
+                rules, hands, round_index % players, codes, params, stream, np.int64(0), masks,
+                keys, penalties, game_moves, traj, cards_left, out_order, plays, leads, sizes,
                 decision_options,
             )
             if status != OK:

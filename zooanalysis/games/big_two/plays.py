@@ -22,6 +22,12 @@ decision), in the *listing order* the ``random`` strategy's draw refers to:
 
 :func:`listing_key` is that order for plain Python (tests sort the brute-force plays of a
 hand by it and compare with this list).
+
+Compile time: numba compiles a called function once per tuple of argument *types*, and a
+bare constant (``0``, ``True``, ``STRAIGHT``, or a variable first set to ``0``) passes as
+its own literal type. Calls between these functions therefore pass typed values
+(``np.int64(0)``, a comparison's ``bool``): the cold test suite compiled ``list_five`` and
+its callees in 10 signatures each and ``_kind_open`` in 50 before, one each now.
 """
 
 from __future__ import annotations
@@ -144,7 +150,7 @@ def list_plays(hand, table_key, table_size, must, identical, masks, keys) -> int
     hand = np.uint64(hand)
     must = np.uint64(must)
     leading = table_size == 0
-    n = 0
+    n = np.int64(0)
     if leading or table_size == 1:
         rest = hand
         while rest != _ZERO:
@@ -179,11 +185,11 @@ def list_plays(hand, table_key, table_size, must, identical, masks, keys) -> int
 @njit(cache=True, nogil=True, error_model="numpy")
 def list_five(hand, table_key, leading, must, identical, masks, keys, n) -> int:
     """The five-card plays, appended from ``n`` in the listing order; returns the new count."""
-    if _kind_open(STRAIGHT, table_key, leading, identical):
+    if _kind_open(np.int64(STRAIGHT), table_key, leading, identical):
         n = _list_straights(hand, table_key, leading, must, identical, masks, keys, n)
-    if _kind_open(FLUSH, table_key, leading, identical):
+    if _kind_open(np.int64(FLUSH), table_key, leading, identical):
         n = _list_flushes(hand, table_key, leading, must, identical, masks, keys, n)
-    if _kind_open(FULL_HOUSE, table_key, leading, identical):
+    if _kind_open(np.int64(FULL_HOUSE), table_key, leading, identical):
         for three in range(N_BIG_RANKS):
             suits = suits_of_rank(hand, three)
             key = (FULL_HOUSE << KIND_SHIFT) | three
@@ -199,7 +205,7 @@ def list_five(hand, table_key, leading, must, identical, masks, keys, n) -> int:
                         pair = np.uint64(PAIRS_OF[pair_suits, j]) << np.uint64(4 * two)
                         mask = three_mask | pair
                         n = _emit(mask, key, must, masks, keys, n)
-    if _kind_open(FOUR, table_key, leading, identical):
+    if _kind_open(np.int64(FOUR), table_key, leading, identical):
         for rank in range(N_BIG_RANKS):
             key = (FOUR << KIND_SHIFT) | rank
             if suits_of_rank(hand, rank) != 15 or not _allowed(key, table_key, leading, identical):
@@ -210,7 +216,7 @@ def list_five(hand, table_key, leading, must, identical, masks, keys, n) -> int:
                 bit = rest & (~rest + _ONE)
                 rest ^= bit
                 n = _emit(four_mask | bit, key, must, masks, keys, n)
-    if _kind_open(STRAIGHT_FLUSH, table_key, leading, identical):
+    if _kind_open(np.int64(STRAIGHT_FLUSH), table_key, leading, identical):
         for top in range(4, N_BIG_RANKS):
             common = 15
             for rank in range(top - 4, top + 1):

@@ -261,13 +261,13 @@ def random_fast(hand, table_key, table_size, must, identical, masks, keys, strea
             return _ONE << np.uint64(card), (SINGLE << KIND_SHIFT) | card, n
         pick -= n1
         if pick < n2:
-            mask, rank, subset = _pick_group(hand, PAIRS_OF, N_PAIRS, 0, pick)
+            mask, rank, subset = _pick_group(hand, PAIRS_OF, N_PAIRS, np.int64(0), pick)
             return mask, (PAIR << KIND_SHIFT) | (rank * 4 + high_index(np.uint64(subset))), n
         pick -= n2
         if pick < n3:
-            mask, rank, subset = _pick_group(hand, TRIPLES_OF, N_TRIPLES, 0, pick)
+            mask, rank, subset = _pick_group(hand, TRIPLES_OF, N_TRIPLES, np.int64(0), pick)
             return mask, (TRIPLE << KIND_SHIFT) | rank, n
-        list_five(hand, 0, True, _ZERO, identical, masks, keys, 0)
+        list_five(hand, np.int64(0), table_size == 0, _ZERO, identical, masks, keys, np.int64(0))
         return masks[pick - n3], keys[pick - n3], n
     if table_size == 1:
         card = table_key & _KEY_BITS
@@ -321,8 +321,8 @@ def random_fast(hand, table_key, table_size, must, identical, masks, keys, strea
             return _ZERO, 0, n
         mask, rank, subset = _pick_group(hand, TRIPLES_OF, N_TRIPLES, low_rank, pick)
         return mask, (TRIPLE << KIND_SHIFT) | rank, n
-    n = list_five(hand, table_key, False, _ZERO, identical, masks, keys, 0)
-    mask, key = random_play(n, False, masks, keys, stream)
+    n = list_five(hand, table_key, table_size == 0, _ZERO, identical, masks, keys, np.int64(0))
+    mask, key = random_play(n, table_size == 0, masks, keys, stream)
     return mask, key, n
 
 

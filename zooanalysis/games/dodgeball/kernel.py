@@ -352,7 +352,8 @@ def _heuristic(
 ):
     """A built-in heuristic's decision for ``seat``, from what its player may know
     (the arrays of ``engine.Observation.arrays``; few array arguments, see
-    :func:`play_round`)."""
+    :func:`play_round`). Callers pass ``kind`` as ``np.int64``: a bare constant is a type of
+    its own to numba, which compiled this and ``dodger_decision`` once per kind."""
     team = seat & 1
     masks[HAND] = cards[C_HAND + seat]
     masks[LEGAL] = legal
@@ -385,7 +386,7 @@ def _heuristic(
     view[TRICK + 1] = trick_1 if n_played > 1 else -1
     view[TRICK + 2] = trick_2 if n_played > 2 else -1
     view[TRICK + 3] = trick_3 if n_played > 3 else -1
-    return dodger_decision(code, kind, params[seat % params.shape[0]], masks, view)
+    return dodger_decision(code, np.int64(kind), params[seat % params.shape[0]], masks, view)
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -463,7 +464,7 @@ def play_round(
             else:
                 if code == RANDOM:
                     card, _, state = random_choice_state(
-                        SETUP_BENCH,
+                        np.int64(SETUP_BENCH),
                         hand,
                         stars,
                         EMPTY,
@@ -479,7 +480,7 @@ def play_round(
                     )
                 else:
                     card, _ = _heuristic(
-                        SETUP_BENCH,
+                        np.int64(SETUP_BENCH),
                         seat,
                         code,
                         order,
@@ -545,7 +546,7 @@ def play_round(
                 else:
                     if code == RANDOM:
                         card, _, state = random_choice_state(
-                            SETUP_PASS,
+                            np.int64(SETUP_PASS),
                             hand,
                             stars,
                             EMPTY,
@@ -561,7 +562,7 @@ def play_round(
                         )
                     else:
                         card, _ = _heuristic(
-                            SETUP_PASS,
+                            np.int64(SETUP_PASS),
                             seat,
                             code,
                             order,
@@ -628,7 +629,7 @@ def play_round(
                 decided += n > 1
                 if code == RANDOM:
                     give, take, state = random_choice_state(
-                        DUMMY_EXCHANGE,
+                        np.int64(DUMMY_EXCHANGE),
                         hand,
                         stars,
                         EMPTY,
@@ -644,7 +645,7 @@ def play_round(
                     )
                 else:
                     give, take = _heuristic(
-                        DUMMY_EXCHANGE,
+                        np.int64(DUMMY_EXCHANGE),
                         seat,
                         code,
                         order,
@@ -698,7 +699,7 @@ def play_round(
                 decided += 1
                 if code == RANDOM:
                     call, _, state = random_choice_state(
-                        CALL_TIMEOUT,
+                        np.int64(CALL_TIMEOUT),
                         EMPTY,
                         0,
                         EMPTY,
@@ -714,7 +715,7 @@ def play_round(
                     )
                 else:
                     call, _ = _heuristic(
-                        CALL_TIMEOUT,
+                        np.int64(CALL_TIMEOUT),
                         caller,
                         code,
                         order,
@@ -757,7 +758,7 @@ def play_round(
                         code = codes[seat % players]
                         if code == RANDOM:
                             card, _, state = random_choice_state(
-                                TIMEOUT_PLACE,
+                                np.int64(TIMEOUT_PLACE),
                                 hand,
                                 stars,
                                 EMPTY,
@@ -773,7 +774,7 @@ def play_round(
                             )
                         else:
                             card, _ = _heuristic(
-                                TIMEOUT_PLACE,
+                                np.int64(TIMEOUT_PLACE),
                                 seat,
                                 code,
                                 order,
@@ -847,7 +848,7 @@ def play_round(
                         code = codes[seat % players]
                         if code == RANDOM:
                             take, _, state = random_choice_state(
-                                TIMEOUT_TAKE,
+                                np.int64(TIMEOUT_TAKE),
                                 cards[C_HAND + seat],
                                 nums[S_STARS + seat],
                                 EMPTY,
@@ -863,7 +864,7 @@ def play_round(
                             )
                         else:
                             take, _ = _heuristic(
-                                TIMEOUT_TAKE,
+                                np.int64(TIMEOUT_TAKE),
                                 seat,
                                 code,
                                 order,
@@ -945,7 +946,7 @@ def play_round(
                 code = codes[seat % players]
                 if code == RANDOM:
                     card, declared, state = random_choice_state(
-                        PLAY,
+                        np.int64(PLAY),
                         hand,
                         stars,
                         legal,
@@ -961,7 +962,7 @@ def play_round(
                     )
                 else:
                     card, declared = _heuristic(
-                        PLAY,
+                        np.int64(PLAY),
                         seat,
                         code,
                         order,
@@ -1044,7 +1045,7 @@ def play_round(
             decided += 1
             if code == RANDOM:
                 choice, _, state = random_choice_state(
-                    BLOCK_LEADER,
+                    np.int64(BLOCK_LEADER),
                     EMPTY,
                     0,
                     EMPTY,
@@ -1060,7 +1061,7 @@ def play_round(
                 )
             else:
                 choice, _ = _heuristic(
-                    BLOCK_LEADER,
+                    np.int64(BLOCK_LEADER),
                     blocker,
                     code,
                     order,
@@ -1114,7 +1115,7 @@ def play_round(
                     code = codes[bencher % players]
                     if code == RANDOM:
                         card, _, state = random_choice_state(
-                            HIT_BENCH,
+                            np.int64(HIT_BENCH),
                             hand,
                             stars,
                             EMPTY,
@@ -1130,7 +1131,7 @@ def play_round(
                         )
                     else:
                         card, _ = _heuristic(
-                            HIT_BENCH,
+                            np.int64(HIT_BENCH),
                             bencher,
                             code,
                             order,
@@ -1180,7 +1181,7 @@ def play_round(
                 code = codes[catcher % players]
                 if code == RANDOM:
                     card, receiver, state = random_choice_state(
-                        BRING_BACK,
+                        np.int64(BRING_BACK),
                         cards[C_HAND + catcher],
                         nums[S_STARS + catcher],
                         EMPTY,
@@ -1196,7 +1197,7 @@ def play_round(
                     )
                 else:
                     card, receiver = _heuristic(
-                        BRING_BACK,
+                        np.int64(BRING_BACK),
                         catcher,
                         code,
                         order,
