@@ -227,10 +227,10 @@ def test_every_registered_game_has_a_field(name: str) -> None:
     """The machinery is generic: any registered game plays and solves a field."""
     game = get_game(name)
     population = parse_lineup(",".join(list(game.strategies)[:2]), game.strategies)
-    seats = game.min_players
+    seats = len(parse_lineup(game.default_lineup, game.strategies))  # seats its rules allow
     settings = game.settings_for_lineup(game.settings_from_table({}), population[:1] * seats)
     result = run_field(
-        FieldRequest(game, settings, population, seats=seats, games=8_000, bootstrap=5)
+        FieldRequest(game, settings, population, seats=seats, games=28_000, bootstrap=5)
     )
     table = result.equilibrium()
     assert table["weight"].sum() == pytest.approx(1.0)
