@@ -10,7 +10,14 @@ import pytest
 
 from tests.fault_helpers import one_error_line, run_cli
 from zooanalysis.errors import UserError
-from zooanalysis.field import FieldRequest, FieldResult, field_plan, run_field, seatings_of
+from zooanalysis.field import (
+    FieldRequest,
+    FieldResult,
+    field_plan,
+    minimum_games,
+    run_field,
+    seatings_of,
+)
 from zooanalysis.games import game_names, get_game
 from zooanalysis.loading import load_run
 from zooanalysis.storage import RunInterruptedError, partial_path
@@ -229,8 +236,9 @@ def test_every_registered_game_has_a_field(name: str) -> None:
     population = parse_lineup(",".join(list(game.strategies)[:2]), game.strategies)
     seats = len(parse_lineup(game.default_lineup, game.strategies))  # seats its rules allow
     settings = game.settings_for_lineup(game.settings_from_table({}), population[:1] * seats)
+    games = max(8_000, minimum_games(len(population), seats))
     result = run_field(
-        FieldRequest(game, settings, population, seats=seats, games=28_000, bootstrap=5)
+        FieldRequest(game, settings, population, seats=seats, games=games, bootstrap=5)
     )
     table = result.equilibrium()
     assert table["weight"].sum() == pytest.approx(1.0)

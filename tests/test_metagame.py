@@ -7,12 +7,16 @@ import math
 import numpy as np
 import pytest
 
-from zooanalysis.field_analysis import interchangeable, meta_game
+from zooanalysis.field_analysis import analyse, interchangeable, meta_game
 from zooanalysis.metagame import (
+    TIE,
+    Candidate,
     MetaGame,
     alpha_rank,
+    choose_candidate,
     composition_count,
     compositions,
+    equilibrium_candidates,
     fixation_probability,
     gains,
     nash_conv,
@@ -151,3 +155,82 @@ def test_strategies_within_their_intervals_are_not_told_apart() -> None:
     # against each other they score 0.52 and 0.48: 0.04 apart, within half-widths 0.025 each
     widths = np.where(game.counts > 0, 0.025, 0.0)
     assert interchangeable(game, widths) == [[1], [0], []]
+
+
+# A symmetric matrix game (payoff of the row against the column) where the replicator from
+# the uniform mix does not converge: its run ends at a mix some strategy beats by more than
+# a point. Strategy 1 against itself earns 1.0 while 0, 2 and 3 earn 0.1, 0.9 and 0.5
+# against it: all-1 is a strict equilibrium (every deviation loses 0.1 or more).
+MISSED_PURE = np.array(
+    [
+        [0.7, 0.1, 0.0, 0.8],
+        [0.5, 1.0, 0.5, 0.3],
+        [1.0, 0.9, 0.7, 0.3],
+        [0.5, 0.5, 0.8, 0.7],
+    ]
+)
+
+
+def test_a_pure_equilibrium_the_uniform_start_misses_is_found() -> None:
+    game = MetaGame.from_matrix(MISSED_PURE)
+    all_one = np.array([0.0, 1.0, 0.0, 0.0])
+    assert gains(game, all_one) == pytest.approx([-0.9, 0.0, -0.1, -0.5])
+    candidates, _ = equilibrium_candidates(game)
+    from_uniform = candidates[0]
+    assert from_uniform.near is None and from_uniform.method == "polished"
+    assert from_uniform.nash_conv > 0.01  # the single-start solver's answer
+    solved = solve_equilibrium(game)
+    assert solved.weights == pytest.approx(all_one)
+    assert solved.nash_conv == 0.0
+    assert solved.method == "pure strategy"
+    assert solved.nash_conv == min(c.nash_conv for c in candidates)
+    assert solved.candidates == len(candidates) == 1 + 1 + 4 + 1 + 4 * 4
+
+
+def test_the_reported_nash_conv_is_the_kept_mixs() -> None:
+    game = MetaGame.from_matrix(MISSED_PURE)
+    for iterations in (50, 400, 4000):
+        solved = solve_equilibrium(game, iterations)
+        assert solved.nash_conv == nash_conv(game, solved.weights)
+
+
+def test_a_stag_hunt_keeps_the_uniform_starts_equilibrium_on_a_tie() -> None:
+    """Stag hunt: stag with stag 1.0, stag against hare 0, hare 0.6 whatever the other does.
+    Both all-stag (payoff-dominant) and all-hare (risk-dominant) are strict equilibria, so
+    NashConv 0 for both; from the uniform mix hare earns 0.6 against stag's 0.5 and the
+    dynamics go to hare. On the tie the run from the uniform mix is kept (the documented
+    rule), and all-stag is among the candidates, exact too."""
+    game = MetaGame.from_matrix(np.array([[1.0, 0.0], [0.6, 0.6]]))
+    candidates, _ = equilibrium_candidates(game)
+    pure = [c for c in candidates if c.method == "pure strategy"]
+    assert [c.nash_conv for c in pure] == [0.0, 0.0]
+    solved = solve_equilibrium(game)
+    assert solved.weights == pytest.approx([0.0, 1.0], abs=1e-9)
+    assert solved.near is None and solved.method != "pure strategy"
+
+
+def test_ties_go_to_the_first_candidate_and_a_clear_winner_beats_the_first() -> None:
+    def candidate(name: str, conv: float) -> Candidate:
+        return Candidate(name, None, np.array([1.0]), conv)
+
+    tied = [candidate("a", 1e-10), candidate("b", 0.0), candidate("c", 0.0)]
+    assert choose_candidate(tied).method == "a"  # within TIE of the lowest
+    better = [candidate("a", 2 * TIE), candidate("b", 0.0), candidate("c", 0.0)]
+    assert choose_candidate(better).method == "b"
+
+
+def test_the_bootstrap_re_solves_with_the_same_rule() -> None:
+    """Every batch of deals alike: every replicate is the same meta-game, so each one's
+    equilibrium is all-1 too (the single-start solver would give a mix) and the weights'
+    and NashConv's intervals are exact."""
+    game = MetaGame.from_matrix(MISSED_PURE)
+    batches = 4
+    seat_games = np.repeat((game.counts * 100)[:, None, :], batches, axis=1).astype(float)
+    shares = np.nan_to_num(game.payoffs)[:, None, :] * seat_games
+    labels = ["s0", "s1", "s2", "s3"]
+    found = analyse(game.counts, shares, seat_games, labels, seed=1, replicates=5)
+    assert found.weights == pytest.approx([0.0, 1.0, 0.0, 0.0])
+    assert found.nash_conv == 0.0 and found.method == "pure strategy"
+    table = found.strategies.set_index("strategy")
+    assert table["weight_ci_low"].tolist() == table["weight_ci_high"].tolist() == [0, 1, 0, 0]
+    assert table.attrs["nash_conv_interval"] == (0.0, 0.0)

@@ -9,7 +9,8 @@ strategy's payoff in a composition is its win share per seat-game (a game won by
 winners gives each 1/k), counted by the tournament's :class:`PairwiseBatch`.
 
 The meta-game is then solved (``zooanalysis.field_analysis``): a symmetric Nash equilibrium
-by replicator dynamics with its NashConv (how far from converged), alpha-Rank as a second
+(the lowest-NashConv candidate of replicator runs from several starts, the pure strategies
+and the uniform mix) with its NashConv (how far from converged), alpha-Rank as a second
 view, and bootstrap intervals over batches of deals for the weights, scores and payoffs.
 
 A field to disk is a run folder like any other: reserved (one writer), played into a hidden
@@ -411,7 +412,11 @@ def _results(
     low, high = analysis.strategies.attrs["nash_conv_interval"]
     manifest = _manifest(request, plan, wall, record, labels, unit)
     manifest["solution"] = {
-        "method": "replicator dynamics (exponential weights) with support polish",
+        "method": (
+            "the lowest-NashConv candidate of: replicator dynamics (exponential weights) "
+            "from the uniform mix and from near each pure strategy, with support polish; "
+            "every pure strategy; the uniform mix"
+        ),
         "kept": analysis.method,
         "iterations": request.iterations,
         "nash_conv": analysis.nash_conv,
@@ -501,7 +506,8 @@ class FieldResult(ResultFolder):
         return self.table("payoffs")
 
     def convergence(self) -> pd.DataFrame:
-        """NashConv of the replicator's last iterate and running average along the way."""
+        """NashConv of the last iterate and running average of the replicator run from the
+        uniform mix along the way."""
         return self.table("convergence")
 
     def ladder(self, rungs: list[str] | None = None) -> pd.DataFrame:

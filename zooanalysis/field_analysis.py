@@ -4,8 +4,11 @@ A field run keeps, for every composition (multiset of strategies at the table) a
 batch of deals, each strategy's win-share units and seat-games. Batch ``b`` of every
 lineup plays the same deals, so the batches are the clusters of a bootstrap: a replicate
 draws batches with replacement, the same draw for every composition, rebuilds the payoff
-table and solves it again. The spread of the replicates' equilibrium weights, alpha-Rank
-scores and payoffs against the mix gives their 95% intervals (percentiles).
+table and solves it again with the same solver (the same candidates and the same rule for
+keeping one: :func:`~zooanalysis.metagame.solve_equilibrium`). The spread of the
+replicates' equilibrium weights, alpha-Rank scores and payoffs against the mix gives their
+95% intervals (percentiles); the NashConv interval is that of the point estimate's mix over
+the replicates.
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ class FieldAnalysis:
     game: MetaGame
     weights: np.ndarray
     method: str
+    """Which candidate the solver kept (and the start of its run, if not the uniform mix)."""
     nash_conv: float
     trace: tuple[tuple[int, float, float], ...]
     alpha_scores: np.ndarray
@@ -97,8 +101,11 @@ def analyse(
     convergence = pd.DataFrame(
         solved.trace, columns=["iteration", "nash_conv_last", "nash_conv_average"]
     )
+    method = solved.method
+    if solved.near is not None:
+        method += f", run started near {labels[solved.near]}"
     return FieldAnalysis(
-        game, weights, solved.method, solved.nash_conv, solved.trace, scores, strategies,
+        game, weights, method, solved.nash_conv, solved.trace, scores, strategies,
         payoffs, convergence,
     )  # fmt: skip
 

@@ -14,9 +14,10 @@ From that table:
 - :func:`nash_conv` is the largest gain any strategy of the population gets over the mix
   against the mix: 0 exactly at a symmetric Nash equilibrium, so it measures how far a mix
   is from one;
-- :func:`solve_equilibrium` finds a symmetric equilibrium by exponential-weights replicator
-  dynamics (the last iterate and the running average, whichever is closer), polished on its
-  support by least squares, and reports its NashConv;
+- :func:`solve_equilibrium` finds a symmetric equilibrium: of exponential-weights replicator
+  runs from the uniform mix and from near each pure strategy (last iterate, running
+  average, best iterate, and a polish on the support by least squares), every pure
+  strategy and the uniform mix, the candidate with the lowest NashConv, which it reports;
 - :func:`alpha_rank` is the single-population alpha-Rank (Omidshafiei et al. 2019): the
   stationary distribution of a Moran process with rare mutations between monomorphic
   populations, whose fixation probabilities come from the same table.
@@ -38,6 +39,10 @@ STEP = 8.0
 """The replicator's step, in units of the no-regret rate (larger: faster, more cycling)."""
 TRACE_POINTS = 12
 """NashConv is recorded at about this many (log-spaced) iterations."""
+NEIGHBOURHOOD = 0.1
+"""A run started near a pure strategy puts this much weight spread evenly over all."""
+TIE = 1e-9
+"""Candidate equilibria whose NashConv differ by less than this count as tied."""
 SUPPORT_FLOOR = 1e-3
 """A strategy with less weight than this is left out of the support the polish solves on."""
 ALPHA = 50.0
@@ -133,6 +138,12 @@ class MetaGame:
         ``mix``."""
         return self._deviation.T @ self.others_probabilities(mix)
 
+    def expected_payoffs_many(self, mixes: np.ndarray) -> np.ndarray:
+        """:meth:`expected_payoffs` of every row of ``mixes`` (one row per mix)."""
+        log_mixes = np.log(np.maximum(np.asarray(mixes, dtype=float), 1e-300))
+        chances = np.exp(self._log_coefficients[:, None] + self._others @ log_mixes.T)
+        return (self._deviation.T @ chances).T
+
     @classmethod
     def from_matrix(cls, matrix: np.ndarray) -> MetaGame:
         """The two-seat meta-game of a symmetric matrix game: ``matrix[i, j]`` is the payoff
@@ -174,51 +185,167 @@ class Equilibrium:
     nash_conv: float
     """How far from an equilibrium: the best deviation's gain (0 = exact)."""
     method: str
-    """Which candidate was kept: ``last iterate``, ``average`` or ``polished``."""
+    """Which candidate was kept: ``last iterate``, ``average``, ``best iterate`` or
+    ``polished`` (of a replicator run), ``pure strategy`` or ``uniform mix``."""
     trace: tuple[tuple[int, float, float], ...]
-    """(iteration, NashConv of the last iterate, NashConv of the average) along the way."""
+    """(iteration, NashConv of the last iterate, NashConv of the average) along the way of
+    the replicator run from the uniform mix."""
+    near: int | None = None
+    """The strategy whose neighbourhood the kept run started from; None for the run from
+    the uniform mix and for the pure and uniform candidates."""
+    candidates: int = 0
+    """How many candidate mixes were compared."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A mix the solver considers, with where it came from and its NashConv."""
+
+    method: str
+    near: int | None
+    weights: np.ndarray
+    nash_conv: float
 
 
 def solve_equilibrium(
     game: MetaGame, iterations: int = ITERATIONS, step: float | None = None
 ) -> Equilibrium:
-    """A symmetric Nash equilibrium of ``game`` by replicator dynamics.
+    """A symmetric Nash equilibrium of ``game``: the best of several candidates.
 
     Exponential weights (the discrete replicator): ``x_i <- x_i exp(step * u_i(x))``,
-    normalised, from the uniform mix; ``step`` defaults to :data:`STEP` times
-    ``sqrt(8 log N / iterations)`` (the no-regret rate) over the range of the table's
-    payoffs. Dynamics converge to strict equilibria
-    and drive dominated strategies out, but may cycle (rock-paper-scissors), where their
-    running average converges instead; whichever is closer is then polished: the
-    equal-payoff conditions on its support solved by least squares. The candidate with the
-    smallest NashConv is returned, with that NashConv (an honest measure of how far from
-    converged the answer is).
+    normalised; ``step`` defaults to :data:`STEP` times ``sqrt(8 log N / iterations)`` (the
+    no-regret rate) over the range of the table's payoffs. Dynamics converge to strict
+    equilibria and drive dominated strategies out, but may cycle (rock-paper-scissors),
+    where their running average converges instead; the closer of the two is polished: the
+    equal-payoff conditions on its support solved by least squares.
+
+    One run from the uniform mix may miss an equilibrium (it lands in another's basin, or
+    cycles near one), so the candidates are: the run from the uniform mix (its last
+    iterate, average and polish, the closest of them; then its best iterate along the way),
+    every pure strategy, the uniform mix, and a run started in every pure strategy's
+    neighbourhood (:data:`NEIGHBOURHOOD` spread evenly over all strategies, the rest on it;
+    its polished, last, average and best iterates). The candidate with the smallest NashConv is
+    returned with that NashConv; candidates within :data:`TIE` of the smallest count as
+    tied, and of those the first in the order just given is kept (so the run from the
+    uniform mix keeps its answer unless another candidate is better by more than
+    :data:`TIE`).
     """
+    candidates, trace = equilibrium_candidates(game, iterations, step)
+    kept = choose_candidate(candidates)
+    return Equilibrium(
+        kept.weights, kept.nash_conv, kept.method, tuple(trace), kept.near, len(candidates)
+    )
+
+
+def equilibrium_candidates(
+    game: MetaGame, iterations: int = ITERATIONS, step: float | None = None
+) -> tuple[list[Candidate], list[tuple[int, float, float]]]:
+    """Every candidate :func:`solve_equilibrium` compares, in its order of preference on
+    ties (the run from the uniform mix first), and the trace of the run from the uniform
+    mix."""
     n = game.strategies
     spread = np.nanmax(game.payoffs) - np.nanmin(game.payoffs)
     scale = spread if spread > 0 else 1.0
     if step is None:
         step = STEP * math.sqrt(8 * max(math.log(n), 1.0) / iterations) / scale
-    log_weights = np.zeros(n)
-    mix = np.full(n, 1.0 / n)
-    average = np.zeros(n)
     checkpoints = set(np.unique(np.geomspace(1, iterations, TRACE_POINTS).astype(int)).tolist())
+    uniform = np.full(n, 1.0 / n)
+    starts = np.vstack([uniform, _neighbourhoods(n)])
+    last, average, best, trace = _replicator(game, starts, iterations, step, checkpoints)
+    candidates = [_first_run(game, last[0], average[0])]
+    candidates.append(_candidate(game, "best iterate", None, best[0]))
+    for i in range(n):
+        pure = np.zeros(n)
+        pure[i] = 1.0
+        candidates.append(_candidate(game, "pure strategy", None, pure))
+    candidates.append(_candidate(game, "uniform mix", None, uniform))
+    for i in range(n):
+        run = [("last iterate", last[i + 1]), ("average", average[i + 1])]
+        _, closest = min(run, key=lambda item: nash_conv(game, item[1]))
+        polished = _polish(game, closest)
+        if polished is not None:
+            candidates.append(_candidate(game, "polished", i, polished))
+        for method, mix in (*run, ("best iterate", best[i + 1])):
+            candidates.append(_candidate(game, method, i, mix))
+    return candidates, trace
+
+
+def _neighbourhoods(n: int) -> np.ndarray:
+    """One start per strategy: ``NEIGHBOURHOOD`` spread evenly over all strategies, the rest
+    on it (a replicator cannot leave a pure strategy, so it starts beside it)."""
+    return (1.0 - NEIGHBOURHOOD) * np.eye(n) + NEIGHBOURHOOD / n
+
+
+def _candidate(game: MetaGame, method: str, near: int | None, mix: np.ndarray) -> Candidate:
+    return Candidate(method, near, mix, nash_conv(game, mix))
+
+
+def _first_run(game: MetaGame, last: np.ndarray, average: np.ndarray) -> Candidate:
+    """The run from the uniform mix, as the single-start solver kept it: the closest of its
+    last iterate, average, and the polish of the closer of those two."""
+    run = [("last iterate", last), ("average", average)]
+    _, base = min(run, key=lambda item: nash_conv(game, item[1]))
+    polished = _polish(game, base)
+    if polished is not None:
+        run.append(("polished", polished))
+    method, mix = min(run, key=lambda item: nash_conv(game, item[1]))
+    return _candidate(game, method, None, mix)
+
+
+def choose_candidate(candidates: list[Candidate]) -> Candidate:
+    """The first candidate whose NashConv is within :data:`TIE` of the smallest."""
+    lowest = min(candidate.nash_conv for candidate in candidates)
+    return next(c for c in candidates if c.nash_conv <= lowest + TIE)
+
+
+def _replicator(
+    game: MetaGame, starts: np.ndarray, iterations: int, step: float, checkpoints: set[int]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[tuple[int, float, float]]]:
+    """Exponential-weights runs from every row of ``starts`` at once: their last iterates,
+    running averages and best iterates (smallest NashConv met, free from each step's
+    payoffs), and the trace of the first run. The first run is computed exactly as the
+    single-start solver did (the same floating-point operations), the others together."""
+    first = starts[0]
+    log_weights = np.log(first)
+    log_weights -= log_weights.max()
+    mix = first.copy()
+    average = np.zeros(len(first))
+    best, best_conv = first.copy(), math.inf
+    others = starts[1:]
+    many_log = np.log(others)
+    many = others.copy()
+    many_average = np.zeros(others.shape)
+    many_best, many_conv = others.copy(), np.full(len(others), math.inf)
     trace = []
     for iteration in range(1, iterations + 1):
         average += (mix - average) / iteration
-        log_weights += step * game.expected_payoffs(mix)
+        payoff = game.expected_payoffs(mix)
+        conv = max(0.0, float(payoff.max() - np.dot(mix, payoff)))
+        if conv < best_conv:
+            best, best_conv = mix.copy(), conv
+        log_weights += step * payoff
         log_weights -= log_weights.max()
         mix = np.exp(log_weights)
         mix /= mix.sum()
+        if len(others):
+            many_average += (many - many_average) / iteration
+            payoffs = game.expected_payoffs_many(many)
+            convs = np.maximum(0.0, payoffs.max(axis=1) - (many * payoffs).sum(axis=1))
+            better = convs < many_conv
+            many_best[better] = many[better]
+            many_conv[better] = convs[better]
+            many_log += step * payoffs
+            many_log -= many_log.max(axis=1, keepdims=True)
+            many = np.exp(many_log)
+            many /= many.sum(axis=1, keepdims=True)
         if iteration in checkpoints:
             trace.append((iteration, nash_conv(game, mix), nash_conv(game, average)))
-    candidates = [("last iterate", mix), ("average", average)]
-    _, base = min(candidates, key=lambda item: nash_conv(game, item[1]))
-    polished = _polish(game, base)
-    if polished is not None:
-        candidates.append(("polished", polished))
-    name, best = min(candidates, key=lambda item: nash_conv(game, item[1]))
-    return Equilibrium(best, nash_conv(game, best), name, tuple(trace))
+    return (
+        np.vstack([mix, many]),
+        np.vstack([average, many_average]),
+        np.vstack([best, many_best]),
+        trace,
+    )
 
 
 def _polish(game: MetaGame, mix: np.ndarray) -> np.ndarray | None:

@@ -26,8 +26,9 @@ DEFINITIONS = {
     "every seat equally often.",
     "Equilibrium mix": "A symmetric Nash equilibrium of the meta-game: weights such that, "
     "when every seat draws its strategy from them, no strategy of the population earns more "
-    "than the mix itself. Found by replicator dynamics; its 95% interval is a bootstrap over "
-    "batches of deals (each replicate re-solved).",
+    "than the mix itself. Found by replicator dynamics from several starts (the lowest-NashConv "
+    "candidate, pure strategies included); its 95% interval is a bootstrap over batches of "
+    "deals (each replicate re-solved the same way).",
     "NashConv": "The most any strategy of the population gains against the mix over the mix "
     "itself, in win share: 0 at an exact equilibrium of the measured meta-game. It says how "
     "far from converged the solution is.",
@@ -176,7 +177,8 @@ def interval_figure(
 
 
 def convergence_figure(trace: pd.DataFrame) -> Figure:
-    """NashConv of the replicator's last iterate and running average along the way."""
+    """NashConv of the last iterate and running average of the replicator run from the
+    uniform mix along the way."""
     figure, axes = new_figure()
     floor = 1e-12
     axes.plot(
@@ -202,8 +204,9 @@ def convergence_figure(trace: pd.DataFrame) -> Figure:
         "convergence",
         "Convergence of the replicator dynamics",
         figure,
-        "How far from an equilibrium the dynamics were along the way (before the final "
-        "polish on the support); 0 would be exact.",
+        "How far from an equilibrium the dynamics from the uniform mix were along the way "
+        "(before the final polish on the support, and before comparing with the other "
+        "candidates); 0 would be exact.",
     )
 
 
