@@ -19,7 +19,11 @@ import pytest
 
 from zooanalysis import cli
 
-SWEEP = 'game = "bluff"\n[run]\ngames = "100"\n[grid]\n"seat1.doubt" = [0.1, 0.5]\n'
+SWEEP = (
+    'game = "bluff"\n[run]\nplayers = "bayes,bayes,cautious,random"\ngames = "100"\n'
+    '[grid]\n"seat1.doubt" = [0.1, 0.5]\n'
+)
+"""A valid sweep (seat 1 plays bayes, whose doubt the grid varies) that a case spoils."""
 GARBAGE = bytes(range(256)) * 2
 """Bytes that are no text file at all."""
 
