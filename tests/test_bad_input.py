@@ -37,6 +37,18 @@ CASES = [
     ),
     pytest.param(["run", "--jobs", "0"], {}, ["--jobs", "0", ">= 1"], id="run-jobs-0"),
     pytest.param(
+        ["run", "--players", "cautious:trust=0.75,margin=6.25*0"],
+        {},
+        ["--players", "bad repeat count", "name:key=value,...*N", "from 1 to 1000"],
+        id="run-players-repeat-0",
+    ),
+    pytest.param(
+        ["run", "--players", "bayes:doubt=0.3*2,bluff=0.2,random*2"],
+        {},
+        ["--players", "misplaced repeat in 'bayes:doubt=0.3*2,bluff=0.2'", "at the end"],
+        id="run-players-repeat-misplaced",
+    ),
+    pytest.param(
         ["tournament", "--strategies", "bayes,random", "--jobs", "0"],
         {},
         ["--jobs", "0", ">= 1"],
