@@ -27,7 +27,7 @@ MAX_HAND = 10
 MOVE = 0
 CLAIM = 1
 
-# (settings table, lineup, games): the default lineup first, then other player counts,
+# (settings table, lineup, games): the former default lineup first, then other player counts,
 # parameters and settings that reach the rare paths (claim cap, small and odd decks).
 GAMES = [
     ({}, "bayes,bayes,cautious,random", 80),

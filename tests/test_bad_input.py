@@ -19,7 +19,11 @@ import pytest
 
 from zooanalysis import cli
 
-SWEEP = 'game = "bluff"\n[run]\ngames = "100"\n[grid]\n"seat1.doubt" = [0.1, 0.5]\n'
+SWEEP = (
+    'game = "bluff"\n[run]\nplayers = "bayes,bayes,cautious,random"\ngames = "100"\n'
+    '[grid]\n"seat1.doubt" = [0.1, 0.5]\n'
+)
+"""A valid sweep (seat 1 plays bayes, whose doubt the grid varies) that a case spoils."""
 GARBAGE = bytes(range(256)) * 2
 """Bytes that are no text file at all."""
 
@@ -32,6 +36,18 @@ CASES = [
         id="sweep-jobs-0",
     ),
     pytest.param(["run", "--jobs", "0"], {}, ["--jobs", "0", ">= 1"], id="run-jobs-0"),
+    pytest.param(
+        ["run", "--players", "cautious:trust=0.75,margin=6.25*0"],
+        {},
+        ["--players", "bad repeat count", "name:key=value,...*N", "from 1 to 1000"],
+        id="run-players-repeat-0",
+    ),
+    pytest.param(
+        ["run", "--players", "bayes:doubt=0.3*2,bluff=0.2,random*2"],
+        {},
+        ["--players", "misplaced repeat in 'bayes:doubt=0.3*2,bluff=0.2'", "at the end"],
+        id="run-players-repeat-misplaced",
+    ),
     pytest.param(
         ["tournament", "--strategies", "bayes,random", "--jobs", "0"],
         {},

@@ -109,7 +109,7 @@ def test_run_exits_zero_and_prints_the_summary(cli_run: tuple[Path, str]) -> Non
         n = 3000 * DEFAULT_SEATS.count(strategy)
         assert f"(n={n:,})" in by_strategy.split(f"\n  {strategy}")[1].splitlines()[0]
     # Mean penalty points per seat with an interval.
-    assert len(re.findall(r"seat \d \w+\s+\d+\.\d\d \[\d+\.\d\d, \d+\.\d\d\]", text)) == 4
+    assert len(re.findall(r"seat \d \S+\s+\d+\.\d\d \[\d+\.\d\d, \d+\.\d\d\]", text)) == 4
     # Game length in rounds and moves.
     assert re.search(r"rounds\s+mean \d+\.\d\d \[", text)
     assert re.search(r"moves\s+mean \d+\.\d\d \[", text)

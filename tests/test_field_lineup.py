@@ -86,7 +86,7 @@ def test_a_mixed_batch_adds_up_over_chunks_and_draws_the_mix() -> None:
 def test_every_game_tabulates_a_mixed_batch(name: str) -> None:
     game = get_game(name)
     names = list(game.strategies)[:2]
-    seats = len(game.default_lineup.split(","))
+    seats = len(parse_lineup(game.default_lineup, game.strategies))
     mix = mix_of(name, ",".join(names), [0.5, 0.5], seats)
     totals = job_for(name, mix)(3, 200)
     lineup = [p for p in parse_lineup(game.default_lineup, game.strategies)]

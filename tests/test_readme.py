@@ -28,6 +28,8 @@ import typer.main
 
 import zooanalysis
 from zooanalysis import cli
+from zooanalysis.games import game_names, get_game
+from zooanalysis.strategy_spec import parse_lineup
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -371,3 +373,27 @@ def test_every_rules_decision_links_its_rule() -> None:
     for row in rows:
         cells = row.strip("|").split("|")
         assert re.search(r"\(rules/[\w-]+\.md#[\w-]+\)", cells[-1]) or cells[-1].strip() == "—", row
+
+
+DEFAULTS_ROW = re.compile(r"^\| (?P<title>[^|]+?) \| (?P<lineups>[^|]+?) \|", re.M)
+
+
+def test_the_default_lineups_table_names_every_games_default() -> None:
+    """The table's "now" lineup (the last one in its "before -> now" cell) is the lineup
+    ``zoosim run`` plays without ``--players``, seat by seat, for every game."""
+    text = README.read_text().split("### Default lineups", 1)[1].split("\n#", 1)[0]
+    rows = {m["title"]: m["lineups"] for m in DEFAULTS_ROW.finditer(text)}
+    for name in game_names():
+        game = get_game(name)
+        assert "->" in rows[game.title], f"{game.title}: no 'before -> now' in the table"
+        now = re.findall(r"`([^`]+)`", rows[game.title].split("->")[-1])[0]
+        written = [p.label for p in parse_lineup(now, game.strategies)]
+        assert written == [p.label for p in parse_lineup(game.default_lineup, game.strategies)]
+
+
+def test_the_worked_example_is_a_run_of_the_default_lineup() -> None:
+    """The pasted ``make run`` output (``zoosim run --games 1e6``) names the default seats."""
+    game = get_game("bluff")
+    seats = ", ".join(p.label for p in parse_lineup(game.default_lineup, game.strategies))
+    block = next(b for b in readme_blocks("text") if b.startswith("$ make run"))
+    assert block.splitlines()[1].startswith(f"Bluff in Zoo: 1,000,000 games, 4 players ({seats})")

@@ -204,3 +204,16 @@ def test_seat_intervals_cover_the_per_deal_interval(
         assert row.share == pytest.approx(mean)
         assert row.ci_low <= min(mean - half, row.ci_low) + 1e-12
         assert row.ci_high >= mean + half - 1e-12
+
+
+def test_a_mirror_lineup_rotated_prints_no_ratio_it_cannot_have(tmp_path: Path) -> None:
+    """One strategy in every seat takes exactly the fair share of every deal over the
+    seatings, so its rotated variance is 0 and the summary says the ratio is not defined."""
+    out = run(tmp_path / "mirror", "--players", "cautious*3", "--rotate-seats")
+    loaded = zooanalysis.load_run(out)
+    row = loaded.table("rotation_strategies").set_index("strategy").loc["cautious"]
+    assert row.win_share == pytest.approx(1 / 3)
+    assert row.variance_per_deal == pytest.approx(0.0, abs=1e-12)
+    text = loaded.summary()
+    assert "variance reduction not defined: it holds every seat" in text
+    assert "nan" not in text

@@ -192,6 +192,51 @@ def test_repeat_with_params() -> None:
     assert [p.label for p in players] == ["bayes:doubt=0.3,bluff=0.2"] * 2 + ["random"]
 
 
+def test_a_trailing_repeat_repeats_the_whole_player() -> None:
+    # A parameter value is a number, so a trailing *N belongs to the player, not the value.
+    players = lineup("bayes:doubt=0.25,bluff=0.2*3")
+    assert [p.as_dict() for p in players] == [{"doubt": 0.25, "bluff": 0.2}] * 3
+    assert lineup("bayes:doubt=0.35,bluff=0.2*3") == lineup("bayes*3:doubt=0.35,bluff=0.2")
+    assert [p.label for p in lineup("random*4")] == ["random"] * 4
+    assert [p.label for p in lineup("aggressive:margin=1 * 2")] == ["aggressive:margin=1"] * 2
+
+
+def test_a_trailing_repeat_in_a_mixed_lineup() -> None:
+    players = lineup("random,aggressive:raise=3,margin=1*2,bayes:doubt=0.3*2,cautious")
+    assert [p.label for p in players] == [
+        "random",
+        "aggressive:raise=3,margin=1",
+        "aggressive:raise=3,margin=1",
+        "bayes:doubt=0.3",
+        "bayes:doubt=0.3",
+        "cautious",
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "bayes:doubt=0.3,bluff=0.2*0",
+        "bayes:doubt=0.3,bluff=0.2*x",
+        "bayes:doubt=0.3*",
+        "bayes:doubt=0.3*1001",
+        "bayes:doubt=0.3*2*2",
+    ],
+)
+def test_bad_trailing_repeat(text: str) -> None:
+    message = error(text)
+    assert f"bad repeat count in {text!r}" in message
+    assert "\n" not in message
+    assert message.endswith("such as random*3 or bayes:doubt=0.3,bluff=0.2*2")
+
+
+@pytest.mark.parametrize("text", ["bayes:doubt=0.3*2,bluff=0.2", "bayes*2:doubt=0.3*2"])
+def test_misplaced_or_second_repeat(text: str) -> None:
+    message = error(text)
+    assert f"misplaced repeat in {text!r}" in message
+    assert "at the end of its player" in message
+
+
 def test_single_player_lineup() -> None:
     assert lineup("random") == [PlayerSpec("random", ())]
 
@@ -237,7 +282,7 @@ def test_continuation_goes_to_previous_player() -> None:
     assert "random takes no parameters" in message
 
 
-@pytest.mark.parametrize("value", ["abc", "", "nan", "inf", "0.3*2", "1/2"])
+@pytest.mark.parametrize("value", ["abc", "", "nan", "inf", "1/2"])
 def test_malformed_value(value: str) -> None:
     text = f"bayes:bluff={value}"
     message = error(text)

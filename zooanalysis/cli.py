@@ -18,13 +18,14 @@ import typer
 
 from zooanalysis.errors import SettingsError, UserError
 from zooanalysis.games import game_names, get_game, parse_players
+from zooanalysis.games.base import Game
 from zooanalysis.numbers import parse_count
 from zooanalysis.progress import GameProgress
 from zooanalysis.runner import ALL_BACKENDS, DEFAULT_BATCH_SIZE, default_jobs
 from zooanalysis.scenario import Scenario, load_scenario
 from zooanalysis.settings import check_players_setting
 from zooanalysis.storage import RunInterruptedError
-from zooanalysis.strategy_spec import format_number, parse_lineup
+from zooanalysis.strategy_spec import PlayerSpec, format_number, parse_lineup
 
 app = typer.Typer(
     add_completion=False,
@@ -156,6 +157,12 @@ def _whole(value, option: str, low: int) -> int:
     return value
 
 
+def _default_seats(game: Game) -> list[PlayerSpec]:
+    """The seats of the game's default lineup, parsed (a seat's parameters hold commas and a
+    trailing ``*N`` repeats a seat, so the lineup's text cannot be split on commas)."""
+    return parse_lineup(game.default_lineup, game.strategies)
+
+
 @app.command(
     epilog=examples(
         "zoosim run --games 1e5                  # Bluff in Zoo, default lineup, seed 1",
@@ -181,7 +188,8 @@ def run(
             "--players",
             help=with_default(
                 "Lineup, seat 1 first, e.g. bayes,bayes,cautious,random or "
-                "bayes:doubt=0.35,bluff=0.2,random*3.",
+                "bayes:doubt=0.35,bluff=0.2,random*3; a trailing *N repeats the whole "
+                "player: cautious:trust=0.75,margin=6.25*4.",
                 "the game's default lineup, listed by zoosim games",
             ),
         ),
@@ -672,7 +680,7 @@ def field(
         alpha = 50.0 if alpha is None else alpha
         game, base = _game_and_settings(game_name, scenario_file)
         players, notes = population_from(game, population, list(sources or []))
-        chosen_seats = seats if seats is not None else len(game.default_lineup.split(","))
+        chosen_seats = seats if seats is not None else len(_default_seats(game))
         settings = check_seats(game, base, players, chosen_seats)
         if not alpha > 0 or alpha == float("inf"):
             raise UserError(f"--alpha: {alpha} is not allowed: give a number above 0")
@@ -893,7 +901,7 @@ def psro(
 
     game, base = _game_and_settings(game_name, scenario_file)
     players, _ = population_from(game, population, [])
-    chosen_seats = seats if seats is not None else len(game.default_lineup.split(","))
+    chosen_seats = seats if seats is not None else len(_default_seats(game))
     settings = check_seats(game, base, players, chosen_seats)
     if not 0 < threshold < 1:
         raise UserError(f"--threshold: {threshold} is not allowed: give a number between 0 and 1")
@@ -1018,8 +1026,10 @@ def tune(
             f"--strategy: {strategy} has no parameters to tune; strategies with "
             f"parameters: {', '.join(n for n, i in game.strategies.items() if i.params)}"
         )
-    others = parse_lineup(
-        against or ",".join(game.default_lineup.split(",")[1:]), game.strategies, "--against"
+    others = (
+        parse_lineup(against, game.strategies, "--against")
+        if against
+        else _default_seats(game)[1:]
     )
     base = _scenario_settings(game, None)
     try:

@@ -385,10 +385,17 @@ class Run(ResultFolder):
             "games (above 1: rotation helped):"
         ]
         for name, row in strategies.iterrows():
+            # a strategy in every seat takes exactly the fair share of every deal over its
+            # seatings: no rotated variance, so no ratio to print
+            reduction = (
+                f"x{row.variance_reduction:.2f}"
+                if np.isfinite(row.variance_reduction)
+                else "not defined: it holds every seat, so every deal gives it the fair share"
+            )
             lines.append(
                 f"  {name:<29} {100 * row.win_share:.2f}% [{100 * row.ci_low:.2f}%, "
                 f"{100 * row.ci_high:.2f}%] (deals={int(row.deals):,}), variance reduction "
-                f"x{row.variance_reduction:.2f}"
+                f"{reduction}"
             )
         pairs = self.table("rotation_pairs")
         if len(pairs):

@@ -2,9 +2,10 @@
 
 Syntax: players are separated by commas; a player is ``name`` or ``name:key=value,...``.
 Because commas also separate a player's parameters, a comma-separated token that contains
-``=`` but no ``:`` continues the previous player's parameters. ``name*N`` repeats a player
-N times (``bayes*2,random*2``; also ``bayes*2:doubt=0.3``). Whitespace around tokens is
-ignored and strategy and parameter names are case-insensitive.
+``=`` but no ``:`` continues the previous player's parameters. A trailing ``*N`` repeats the
+whole player N times: ``bayes*2,random*2``, ``bayes:doubt=0.35,bluff=0.2*3`` (a parameter
+value is a number, so the ``*3`` belongs to the player; ``bayes*2:doubt=0.3`` also works).
+Whitespace around tokens is ignored and strategy and parameter names are case-insensitive.
 """
 
 from __future__ import annotations
@@ -233,18 +234,40 @@ def _parse_player(text: str, table: dict[str, StrategyInfo], option: str, whole:
     return _build_player(name, tokens, table, option, whole, text)
 
 
-def _split_repeat(head: str, option: str, whole: str, part: str) -> tuple[str, int]:
-    """Split ``name*N`` into ``(name, N)``; a plain name repeats once."""
-    match = _REPEAT_RE.fullmatch(head)
+_REPEAT_FORM = (
+    f"write a repeat once, at the end of its player, as name*N or name:key=value,...*N with N "
+    f"a whole number from 1 to {MAX_REPEAT}, such as random*3 or bayes:doubt=0.3,bluff=0.2*2"
+)
+
+
+def _split_repeat(text: str, option: str, whole: str, part: str) -> tuple[str, int]:
+    """Split ``name*N`` (or a last parameter ``key=value*N``) into ``(text before *, N)``;
+    text without ``*`` repeats once. UserError for a bad count or more than one ``*``."""
+    match = _REPEAT_RE.fullmatch(text)
     if match is None:
-        return head, 1
+        return text, 1
     count_text = match["count"].strip()
     plain = count_text.isascii() and count_text.isdigit() and len(count_text) <= 6
     count = int(count_text) if plain else 0
-    if not 1 <= count <= MAX_REPEAT:
-        allowed = f"write name*N with N a whole number from 1 to {MAX_REPEAT}, such as random*3"
-        raise _fail(option, f"bad repeat count in {part.strip()!r}", whole, part, allowed)
+    if not 1 <= count <= MAX_REPEAT or "*" in match["name"]:
+        raise _fail(option, f"bad repeat count in {part.strip()!r}", whole, part, _REPEAT_FORM)
     return match["name"], count
+
+
+def _player_repeat(
+    head: str, params: list[str], option: str, whole: str, part: str
+) -> tuple[str, list[str], int]:
+    """The strategy name, parameter tokens and repeat count of one player: the ``*N`` may
+    follow the name (``bayes*2:doubt=0.3``) or end the player (``bayes:doubt=0.3*2``), once."""
+    name, count = _split_repeat(head, option, whole, part)
+    tokens = list(params)
+    for index, token in enumerate(tokens):
+        if "*" not in token:
+            continue
+        if index != len(tokens) - 1 or count != 1:
+            raise _fail(option, f"misplaced repeat in {part.strip()!r}", whole, part, _REPEAT_FORM)
+        tokens[index], count = _split_repeat(token, option, whole, part)
+    return name, tokens, count
 
 
 def parse_lineup(
@@ -252,10 +275,11 @@ def parse_lineup(
 ) -> list[PlayerSpec]:
     """Parse a comma-separated lineup such as ``bayes:doubt=0.35,bluff=0.2,random*2``.
 
-    A token with ``=`` but no ``:`` continues the previous player's parameters; ``name*N``
-    repeats a player N times. Raises UserError (one line naming ``option``, the input and
-    what is allowed) for unknown strategies or parameters, bad or out-of-range values,
-    duplicate parameters, empty players and parameters before any player.
+    A token with ``=`` but no ``:`` continues the previous player's parameters; a trailing
+    ``*N`` repeats the whole player N times (``random*2``, ``bayes:doubt=0.35,bluff=0.2*3``).
+    Raises UserError (one line naming ``option``, the input and what is allowed) for unknown
+    strategies or parameters, bad or out-of-range values, duplicate parameters, empty
+    players, parameters before any player and a bad or misplaced repeat.
     """
     table = _table(strategies)
     if not text.strip():
@@ -282,8 +306,8 @@ def parse_lineup(
     for first, more in groups:
         head, colon, rest = first.partition(":")
         part = ",".join([first, *more])
-        name, count = _split_repeat(head, option, text, part)
-        tokens = [rest, *more] if colon else more
+        params = [rest, *more] if colon else more
+        name, tokens, count = _player_repeat(head, params, option, text, part)
         player = _build_player(name, tokens, table, option, text, part)
         players.extend([player] * count)
     return players

@@ -46,7 +46,7 @@ class BluffGame(Game):
     strategies = STRATEGIES
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
-    default_lineup = "bayes,bayes,cautious,random"
+    default_lineup = "cautious:trust=0.75,margin=6.25*4"
     histogram_tops = MappingProxyType(
         {"rounds": ROUND_BINS - 1, "moves": MOVE_BINS - 1, "points": POINT_BINS - 1}
     )
