@@ -584,6 +584,8 @@ def tournament(
         "zoosim field --game lucky-lions --from runs/tune-greedy --games 2e5",
         "zoosim field --scenario simulations/lucky-lions-everything.toml --seats 4",
         "zoosim field --resume runs/NAME         # continue an interrupted field",
+        "zoosim field --reanalyse runs/NAME      # solve a stored field again, no replay",
+        "zoosim field --reanalyse runs/NAME --search-games 50   # add the search rung",
     )
 )
 def field(
@@ -648,11 +650,46 @@ def field(
     ] = None,
     max_compositions: MaxCompositionsOption = None,
     progress: ProgressOption = True,
+    search_games: Annotated[
+        str | None,
+        typer.Option(
+            "--search-games",
+            help=with_default(
+                "Deals for the skill ladder's search rung (the search player at a table of "
+                "the top rung, each deal in every seat; games with a forward model; slow: "
+                "a few games per second); 0: none.",
+                "20 where the game has a forward model",
+            ),
+        ),
+    ] = None,
+    reanalyse: Annotated[
+        Path | None,
+        typer.Option(
+            "--reanalyse",
+            help="Solve the stored field in this folder again with today's solver and "
+            "rewrite its analysis (no games replayed; --search-games plays the search rung).",
+        ),
+    ] = None,
 ) -> None:
     """Solve the meta-game of a population: equilibrium mix, alpha-Rank, with intervals."""
     from zooanalysis.field import FieldRequest, field_plan, run_field
     from zooanalysis.field_setup import check_seats, population_from, resume_field_request
 
+    if reanalyse is not None:
+        fixed = {
+            "--game": game_name, "--scenario": scenario_file, "--population": population,
+            "--from": sources or None, "--seats": seats, "--games": games, "--seed": seed,
+            "--bootstrap": bootstrap, "--alpha": alpha, "--out": out, "--resume": resume,
+            "--max-compositions": max_compositions,
+        }  # fmt: skip
+        given = [name for name, value in fixed.items() if value is not None]
+        if given:
+            raise UserError(
+                f"--reanalyse: {', '.join(given)} cannot change a stored field; only "
+                "--search-games, --jobs and --no-progress may be given"
+            )
+        _reanalyse_field(reanalyse, search_games, jobs, progress)
+        return
     if resume is not None:
         fixed = {
             "--game": game_name,
@@ -707,9 +744,11 @@ def field(
         )
     request.max_compositions = _max_compositions(max_compositions)
     plan = field_plan(request)  # refuses too few games before anything is played
+    search_deals = _search_deals(request.game, request.settings, request.seats, search_games)
     typer.echo(f"Plan: {plan.describe()}.", err=True)
     title = f"{request.game.title} field"
-    with GameProgress(plan.games, title, enabled=progress) as bar:
+    total = plan.games + search_deals * request.seats
+    with GameProgress(total, title, enabled=progress) as bar:
         bar.status("playing")
         result = run_field(
             request,
@@ -717,10 +756,55 @@ def field(
             resume=resume is not None,
             on_start=bar.start_at,
             unique=out is None and resume is None,
+            search_deals=search_deals,
         )
     typer.echo(result.summary())
+    typer.echo(_ladder_text(result))
     target = request.out
     typer.echo(f"\nWritten to {target}/ (load with zooanalysis.load_run({str(target)!r}))")
+
+
+def _search_deals(game, settings, seats: int, text: str | None) -> int:
+    """The search rung's deals: ``--search-games`` (0: none; refused in one line for a
+    game without a forward model for these rules), by default
+    ``ladder_search.DEFAULT_DEALS`` where the game can have one, else 0."""
+    from zooanalysis.ladder_search import DEFAULT_DEALS, check_search_deals, forward_model_refusal
+
+    if text is None:
+        return DEFAULT_DEALS if forward_model_refusal(game, settings, seats) is None else 0
+    deals = _search_count(text)
+    check_search_deals(game, settings, seats, deals)
+    return deals
+
+
+def _search_count(text: str | None) -> int:
+    """``--search-games``: a count (1e3, 250 ...) or 0 for none."""
+    if text is None or text.strip() == "0":
+        return 0
+    return parse_count(text, "--search-games")
+
+
+def _reanalyse_field(
+    folder: Path, search_games: str | None, jobs: int | None, progress: bool
+) -> None:
+    """``zoosim field --reanalyse``: solve again, rewrite, print the summary and ladder."""
+    from zooanalysis.field_reanalyse import reanalyse_field
+
+    deals = _search_count(search_games)
+    with GameProgress(None, "search rung", enabled=progress and deals > 0) as bar:
+        result, notes = reanalyse_field(folder, deals, _jobs(jobs), bar.advance)
+    typer.echo(result.summary())
+    typer.echo(_ladder_text(result))
+    for note in notes:
+        typer.echo(note)
+    typer.echo(f"\nRewritten: {folder}/ (load with zooanalysis.load_run({str(folder)!r}))")
+
+
+def _ladder_text(result) -> str:
+    """The field's skill ladder as text (``zooanalysis.ladder_search.ladder_lines``)."""
+    from zooanalysis.ladder_search import ladder_lines
+
+    return "\n".join(["", *ladder_lines(result)])
 
 
 @app.command(

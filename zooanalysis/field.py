@@ -181,10 +181,13 @@ def run_field(
     resume: bool = False,
     on_start: Callable[[int], None] | None = None,
     unique: bool = False,
+    search_deals: int = 0,
 ) -> FieldResult:
     """Play the field, solve it and return its results, written to ``request.out`` if set
     (reserved before the first game, checkpointed after every composition, appearing only
-    when complete; ``resume`` continues the interrupted field there)."""
+    when complete; ``resume`` continues the interrupted field there). ``search_deals`` > 0
+    also plays the ladder's search rung (``zooanalysis.ladder_search``) where the game can
+    have one; ``on_progress`` counts its games too."""
     from zooanalysis.storage import reserve_output
 
     plan = field_plan(request)
@@ -193,6 +196,7 @@ def run_field(
             on_start(0)
         shares, seat_games, wall = _play(request, plan, None, {}, on_progress)
         manifest, tables = _results(request, plan, shares, seat_games, wall, None)
+        _add_search_rung(manifest, tables, search_deals, request.jobs, on_progress)
         return FieldResult(manifest, tables)
     option = "--resume" if resume else "--out"
     with reserve_output(
@@ -206,6 +210,7 @@ def run_field(
         shares, seat_games, wall = _play(request, plan, folder.working, state, on_progress,
                                          stored, record)  # fmt: skip
         manifest, tables = _results(request, plan, shares, seat_games, wall, record)
+        _add_search_rung(manifest, tables, search_deals, request.jobs, on_progress)
         _write(folder.working, manifest, tables)
         folder.finish()
         for leftover in (REQUEST_FILE, "checkpoint.npz"):
@@ -273,6 +278,26 @@ def _play(
                 },
             )
     return shares, seat_games, wall
+
+
+def _add_search_rung(
+    manifest: dict[str, Any],
+    tables: dict[str, pd.DataFrame],
+    deals: int,
+    jobs: int,
+    on_progress: Callable[[int], None] | None,
+) -> None:
+    """Play the search rung on ``deals`` deals into the tables and manifest (nothing for
+    0; where the game cannot have one, the manifest says why)."""
+    from zooanalysis.ladder_search import TABLE, search_rung
+
+    if deals < 1:
+        return
+    table, entry = search_rung(FieldResult(manifest, tables), deals, jobs, on_progress)
+    manifest["ladder_search"] = entry
+    if table is not None:
+        tables[TABLE] = table
+        manifest["tables"] = sorted([*manifest["tables"], TABLE])
 
 
 def _start_or_resume(request: FieldRequest, working: Path, resumed: bool) -> dict[str, Any]:
@@ -405,20 +430,38 @@ def _results(
         "compositions": composition_rows,
         "seatings": pd.DataFrame(seating_rows),
         "batches": batches,
+        **analysis_tables(analysis),
+    }
+    manifest = _manifest(request, plan, wall, record, labels, unit)
+    manifest["solution"] = solution_record(analysis, labels, request.iterations)
+    return manifest, tables
+
+
+ANALYSIS_TABLES = ("payoffs", "equilibrium", "convergence")
+"""The tables a field's solution makes (``zoosim field --reanalyse`` rewrites them)."""
+
+
+def analysis_tables(analysis) -> dict[str, pd.DataFrame]:
+    """The tables of a solved field (:data:`ANALYSIS_TABLES`)."""
+    return {
         "payoffs": analysis.payoffs,
         "equilibrium": analysis.strategies,
         "convergence": analysis.convergence,
     }
+
+
+def solution_record(analysis, labels: list[str], iterations: int) -> dict[str, Any]:
+    """The manifest's ``solution``: the solver, the kept candidate, NashConv with its
+    interval, the weights and the alpha-Rank scores."""
     low, high = analysis.strategies.attrs["nash_conv_interval"]
-    manifest = _manifest(request, plan, wall, record, labels, unit)
-    manifest["solution"] = {
+    return {
         "method": (
             "the lowest-NashConv candidate of: replicator dynamics (exponential weights) "
             "from the uniform mix and from near each pure strategy, with support polish; "
             "every pure strategy; the uniform mix"
         ),
         "kept": analysis.method,
-        "iterations": request.iterations,
+        "iterations": iterations,
         "nash_conv": analysis.nash_conv,
         "nash_conv_ci": [low, high],
         "weights": {label: float(w) for label, w in zip(labels, analysis.weights, strict=True)},
@@ -426,7 +469,6 @@ def _results(
             label: float(s) for label, s in zip(labels, analysis.alpha_scores, strict=True)
         },
     }
-    return manifest, tables
 
 
 def _manifest(request, plan, wall, record, labels, unit) -> dict[str, Any]:

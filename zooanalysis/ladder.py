@@ -12,7 +12,13 @@ seat earned playing like the others (the rung below's share at a table of its ow
 gain over the baseline, with a 95% interval from the bootstrap over batches of deals (the
 two on the same resampled deals), is a designer's "is it just luck?". (In a game that
 always has a winner the baseline is the fair share; in a cooperative game, where every
-seat shares the team's result, it is the team's success over the seats.)
+seat shares the team's result, it is the team's success over the seats.) ``n`` is the
+upper player's seat-games in the compositions read.
+
+Above the top rung, for a game with a forward model, the **search** rung: the ``search``
+player at a table of the top rung, played on its own deals and stored in the field folder
+(``zooanalysis.ladder_search``); its interval is Wilson's over its seat-games, its baseline
+the fair share.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from zooanalysis.field_analysis import field_arrays, meta_game
+from zooanalysis.ladder_search import TABLE, ladder_row
 
 RANDOM = "random"
 BOOTSTRAP = 200
@@ -43,11 +50,28 @@ def _share_against(game, mix: np.ndarray, below: int) -> float:
     return total
 
 
-def ladder_table(field, rungs: Sequence[str] | None = None, seed: int = 0) -> pd.DataFrame:
+def _seat_games_against(game, seat_games: np.ndarray, mix: np.ndarray, below: int) -> int:
+    """The seat-games of the one seat drawing from ``mix`` in the compositions read."""
+    total = 0
+    for i, weight in enumerate(mix):
+        if weight <= 0:
+            continue
+        composition = np.zeros(game.strategies, dtype=np.int64)
+        composition[below] += game.seats - 1
+        composition[i] += 1
+        total += int(seat_games[game.row_of(composition), i])
+    return total
+
+
+def ladder_table(
+    field, rungs: Sequence[str] | None = None, seed: int = 0, with_search: bool = True
+) -> pd.DataFrame:
     """One row per rung above the first: the rung's player, the rung below, its win share
-    against a table of the rung below with the 95% bootstrap interval, the fair share,
-    and whether the interval lies above it. Empty when the field has fewer than two rungs.
-    ``rungs`` (population labels or ``mix``) overrides the automatic choice."""
+    against a table of the rung below with the 95% bootstrap interval and n, the fair
+    share, and whether the interval lies above it. Empty when the field has fewer than two
+    rungs. ``rungs`` (population labels or ``mix``) overrides the automatic choice; the
+    automatic ladder ends with the stored search rung when the field has one (and
+    ``with_search``)."""
     labels = list(field.manifest["population"])
     counts, shares, seat_games = field_arrays(field)
     game = meta_game(counts, shares.sum(axis=1), seat_games.sum(axis=1))
@@ -63,7 +87,7 @@ def ladder_table(field, rungs: Sequence[str] | None = None, seed: int = 0) -> pd
 
     chosen = list(rungs) if rungs is not None else _automatic(game, labels, mix)
     if len(chosen) < 2:
-        return pd.DataFrame()
+        chosen = []
     rng = np.random.default_rng([seed, 3])
     batches = shares.shape[1]
     replicates = BOOTSTRAP if batches > 1 else 0  # one batch: nothing to resample
@@ -99,8 +123,12 @@ def ladder_table(field, rungs: Sequence[str] | None = None, seed: int = 0) -> pd
                 "fair_share": 1.0 / game.seats,
                 "verdict": "gains" if gain_low > 0 else
                 ("loses" if gain_high < 0 else "no measurable difference"),
+                "n": _seat_games_against(game, seat_games.sum(axis=1), as_mix(upper), below),
+                "interval": "bootstrap",
             }
         )  # fmt: skip
+    if with_search and rungs is None and TABLE in field.table_names:
+        rows.append(ladder_row(field.table(TABLE), len(rows) + 1))
     return pd.DataFrame(rows)
 
 

@@ -116,7 +116,9 @@ def field_document(result: FieldResult) -> ReportDocument:
     sections = [section]
     ladder = result.ladder()
     if not ladder.empty:
-        sections.append(ladder_section(ladder, int(manifest["seats"])))
+        from zooanalysis.ladder_search import no_rung_reason
+
+        sections.append(ladder_section(ladder, int(manifest["seats"]), no_rung_reason(result)))
         findings.append(ladder_finding(ladder))
     game = get_game(manifest["game"])
     names = [label.split(":", 1)[0] for label in manifest["population"]]
@@ -225,19 +227,25 @@ def ladder_finding(ladder: pd.DataFrame) -> Finding:
     )
 
 
-def ladder_section(ladder: pd.DataFrame, seats: int) -> Section:
-    """Each rung's win share against a table of the rung below, as one figure."""
-    figure, axes = new_figure(6.4, 0.9 + 0.55 * len(ladder))
+def ladder_section(ladder: pd.DataFrame, seats: int, no_search: str | None = None) -> Section:
+    """Each rung's win share against a table of the rung below, as one figure (the search
+    rung, where there is one, in its own colour; ``no_search``: why there is none)."""
+    figure, axes = new_figure(6.4, 1.3 + 0.7 * len(ladder))
     positions = np.arange(len(ladder))
     below = np.clip(ladder["share"] - ladder["ci_low"], 0, None).fillna(0)
     above = np.clip(ladder["ci_high"] - ladder["share"], 0, None).fillna(0)
-    axes.barh(positions, ladder["share"], color=PALETTE[0], alpha=0.8)
+    searched = (ladder["interval"] == "Wilson").to_numpy()
+    colours = [PALETTE[1] if s else PALETTE[0] for s in searched]
+    axes.barh(positions, ladder["share"], color=colours, alpha=0.8)
     axes.errorbar(ladder["share"], positions, xerr=np.vstack([below, above]), fmt="none",
                   color="black", capsize=3)  # fmt: skip
     axes.scatter(ladder["baseline"], positions, marker="|", s=400, color=REFERENCE, zorder=3,
-                 label="baseline: the rung below in that seat")  # fmt: skip
-    axes.legend(loc="lower right")
-    axes.set_yticks(positions, [f"{r.player}\nvs {r.versus}" for r in ladder.itertuples()])
+                 label="baseline: the rung below in that seat (search: fair share)")  # fmt: skip
+    axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.22), frameon=False)
+    axes.set_yticks(
+        positions,
+        [f"{r.player}\nvs {r.versus}\nn={r.n:,}" for r in ladder.itertuples()],
+    )
     axes.invert_yaxis()
     axes.set_xlabel("Win share of one player against a table of the rung below")
     percent_axis(axes, "x")
@@ -245,10 +253,15 @@ def ladder_section(ladder: pd.DataFrame, seats: int) -> Section:
         title="Skill ladder",
         intro=(
             "How much skill matters: each rung (random, shipped heuristic, tuned, "
-            "equilibrium mix) is one seat at a table of the rung below; the grey mark is what "
-            "that seat earned playing like the others (the baseline). Within a rung the "
-            "member doing best against the rung below climbs, chosen on the same data "
-            "(slightly optimistic)."
+            "equilibrium mix, and the search player where the game has a forward model) is "
+            "one seat at a table of the rung below; the grey mark is what that seat earned "
+            "playing like the others (the baseline; for the search rung the fair share). "
+            "Within a rung the member doing best against the rung below climbs, chosen on "
+            "the same data (slightly optimistic). The search rung is played on its own "
+            "deals, each in every seat, the other seats drawn from the top rung deal by "
+            "deal; its interval is Wilson's over its seat-games, and it is not separated "
+            "where that covers the fair share."
+            + (f" {no_search}" if no_search else "")
         ),
         figures=[
             Figure(
@@ -256,8 +269,16 @@ def ladder_section(ladder: pd.DataFrame, seats: int) -> Section:
                 "Skill ladder",
                 figure,
                 "Win share per seat-game against a table of the rung below, with 95% "
-                "bootstrap intervals over deals; grey: the baseline.",
+                "bootstrap intervals over deals (the search rung, in its own colour: Wilson "
+                "over its seat-games); n: the seat-games read; grey: the baseline.",
             )
         ],
-        tables=[Table("ladder", "Skill ladder (95% bootstrap CI)", ladder, index=False)],
+        tables=[
+            Table(
+                "ladder",
+                "Skill ladder (95% CI: bootstrap over deals; Wilson for the search rung)",
+                ladder,
+                index=False,
+            )
+        ],
     )
