@@ -788,9 +788,10 @@ def _reanalyse_field(
     folder: Path, search_games: str | None, jobs: int | None, progress: bool
 ) -> None:
     """``zoosim field --reanalyse``: solve again, rewrite, print the summary and ladder."""
-    from zooanalysis.field_reanalyse import reanalyse_field
+    from zooanalysis.field_reanalyse import check_reanalysable, reanalyse_field
 
     deals = _search_count(search_games)
+    check_reanalysable(folder, deals)  # before any progress bar
     with GameProgress(None, "search rung", enabled=progress and deals > 0) as bar:
         result, notes = reanalyse_field(folder, deals, _jobs(jobs), bar.advance)
     typer.echo(result.summary())

@@ -51,23 +51,30 @@ def reanalyse_field(
     from zooanalysis.storage import output_lock
 
     path = Path(path)
+    check_reanalysable(path, search_deals)
+    with output_lock(path, OPTION):
+        field = check_reanalysable(path, search_deals)
+        manifest, tables, notes = reanalysed(field, search_deals, jobs, on_progress)
+        _rewrite(path, manifest, tables)
+    return _load_field(path), notes
+
+
+def check_reanalysable(path: Path, search_deals: int = 0):
+    """The finished field at ``path``, checked; ``UserError`` (one line) for anything else,
+    or for ``search_deals`` > 0 where its game cannot have a search rung."""
+    from zooanalysis.games import get_game
+    from zooanalysis.ladder_search import check_search_deals
+
     if not (path / "manifest.json").is_file():
         raise UserError(
             f"{OPTION}: {path} is not a field folder (no manifest.json there); give a folder "
             "written by zoosim field"
         )
-    with output_lock(path, OPTION):
-        field = _load_field(path)
-        if search_deals:
-            from zooanalysis.games import get_game
-            from zooanalysis.ladder_search import check_search_deals
-
-            game = get_game(field.manifest["game"])
-            settings = game.settings_from_table(field.manifest["settings"])
-            check_search_deals(game, settings, int(field.manifest["seats"]), search_deals)
-        manifest, tables, notes = reanalysed(field, search_deals, jobs, on_progress)
-        _rewrite(path, manifest, tables)
-    return _load_field(path), notes
+    field = _load_field(path)
+    game = get_game(field.manifest["game"])
+    settings = game.settings_from_table(field.manifest["settings"])
+    check_search_deals(game, settings, int(field.manifest["seats"]), search_deals)
+    return field
 
 
 def _load_field(path: Path):
