@@ -30,10 +30,11 @@ import numpy as np
 import pandas as pd
 
 from zooanalysis.field_analysis import field_arrays, meta_game
-from zooanalysis.ladder_search import TABLE, ladder_row
 
 RANDOM = "random"
 BOOTSTRAP = 200
+SEARCH_TABLE = "ladder_search"
+"""The field folder's table of the search rung (written by ``zooanalysis.ladder_search``)."""
 
 
 def _share_against(game, mix: np.ndarray, below: int) -> float:
@@ -127,8 +128,8 @@ def ladder_table(
                 "interval": "bootstrap",
             }
         )  # fmt: skip
-    if with_search and rungs is None and TABLE in field.table_names:
-        rows.append(ladder_row(field.table(TABLE), len(rows) + 1))
+    if with_search and rungs is None and SEARCH_TABLE in field.table_names:
+        rows.append(_search_row(field.table(SEARCH_TABLE), len(rows) + 1))
     return pd.DataFrame(rows)
 
 
@@ -167,3 +168,26 @@ def _automatic(game, labels: list[str], mix: np.ndarray) -> list[str]:
     if rungs and mix[labels.index(rungs[-1])] < 1 - 1e-9:
         rungs.append("mix")
     return rungs
+
+
+def _search_row(table: pd.DataFrame, rung: int) -> dict[str, object]:
+    """The stored search rung (``zooanalysis.ladder_search``) as a row of the ladder: its gain is
+    over the fair share (what the top rung earns at a table of its own), the interval
+    Wilson's, shifted."""
+    row = table.iloc[0]
+    return {
+        "rung": rung,
+        "player": row.player,
+        "versus": row.versus,
+        "share": float(row.share),
+        "ci_low": float(row.ci_low),
+        "ci_high": float(row.ci_high),
+        "baseline": float(row.fair_share),
+        "gain": float(row.share - row.fair_share),
+        "gain_ci_low": float(row.ci_low - row.fair_share),
+        "gain_ci_high": float(row.ci_high - row.fair_share),
+        "fair_share": float(row.fair_share),
+        "verdict": row.verdict,
+        "n": int(row.n),
+        "interval": "Wilson",
+    }

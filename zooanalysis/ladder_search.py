@@ -28,10 +28,11 @@ import pandas as pd
 
 from zooanalysis.errors import SettingsError, UserError
 from zooanalysis.field_lineup import MIN_WEIGHT, uniforms
+from zooanalysis.ladder import SEARCH_TABLE as TABLE
+from zooanalysis.ladder import ladder_table
 from zooanalysis.outcome import share_unit, win_share_units
 from zooanalysis.strategy_spec import PlayerSpec, parse_player
 
-TABLE = "ladder_search"
 SEARCH = "search"
 DEFAULT_DEALS = 20
 """Deals of the search rung ``zoosim field`` plays unless told otherwise (each in every
@@ -59,8 +60,6 @@ def top_opponents(result, game) -> Opponents:
     """The ladder's top rung of the field ``result`` as the search player's opponents: the
     equilibrium mix (weights below ``MIN_WEIGHT`` dropped, the rest renormalised) or the
     pure strategy the ladder ends on."""
-    from zooanalysis.ladder import ladder_table
-
     ladder = ladder_table(result, seed=int(result.manifest["seed"]), with_search=False)
     rung = "mix" if ladder.empty else str(ladder["player"].iloc[-1])
     weights = dict(result.manifest["solution"]["weights"])
@@ -199,6 +198,8 @@ def play_search_rung(
     lineup = [player] + [opponents.players[0]] * (seats - 1)
     job = SearchRungBatch(game, game.settings_for_lineup(settings, lineup), player,
                           opponents, seats)  # fmt: skip
+    if jobs > 1:  # compile (or load) the search loop once, before the workers race for it
+        game.batch_job(job.settings, lineup, False)(0, 1)
     seed = int(manifest["seed"])
     totals = play(
         job,
@@ -308,34 +309,11 @@ def no_rung_reason(result) -> str | None:
     )
 
 
-def ladder_row(table: pd.DataFrame, rung: int) -> dict[str, Any]:
-    """The stored search rung as a row of the ladder (``zooanalysis.ladder``): its gain is
-    over the fair share (what the top rung earns at a table of its own), the interval
-    Wilson's, shifted."""
-    row = table.iloc[0]
-    return {
-        "rung": rung,
-        "player": row.player,
-        "versus": row.versus,
-        "share": float(row.share),
-        "ci_low": float(row.ci_low),
-        "ci_high": float(row.ci_high),
-        "baseline": float(row.fair_share),
-        "gain": float(row.share - row.fair_share),
-        "gain_ci_low": float(row.ci_low - row.fair_share),
-        "gain_ci_high": float(row.ci_high - row.fair_share),
-        "fair_share": float(row.fair_share),
-        "verdict": row.verdict,
-        "n": int(row.n),
-        "interval": "Wilson",
-    }
-
-
 def ladder_lines(result) -> list[str]:
     """The field's skill ladder as text: each rung's win share against a table of the rung
     below with its 95% interval and n, its gain over the baseline and the verdict; then
     why there is no search rung, where there is none."""
-    ladder = result.ladder()
+    ladder = ladder_table(result, seed=int(result.manifest["seed"]))
     lines = [
         "Skill ladder (one player of each rung at a table of the rung below; win share per "
         "seat-game [95% CI], n seat-games):"
