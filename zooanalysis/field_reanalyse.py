@@ -111,11 +111,16 @@ def reanalysed(
     m = field.manifest
     labels = list(m["population"])
     counts, shares, seat_games = field_arrays(field)
-    iterations = int(m["solution"].get("iterations", 4000))
-    analysis = analyse(
-        counts, shares, seat_games, labels, int(m["seed"]), int(m["bootstrap"]),
-        float(m["alpha"]), int(m["alpha_population"]), iterations,
-    )  # fmt: skip
+    try:
+        iterations = int(m["solution"]["iterations"])
+        options = (int(m["seed"]), int(m["bootstrap"]), float(m["alpha"]),
+                   int(m["alpha_population"]))  # fmt: skip
+    except (KeyError, TypeError, ValueError) as error:
+        raise UserError(
+            f"{OPTION}: {field.path}/manifest.json lacks {error} or holds it wrong; this "
+            "zoosim cannot solve that field again"
+        ) from None
+    analysis = analyse(counts, shares, seat_games, labels, *options, iterations)
     old = m["solution"]
     manifest = {key: value for key, value in m.items() if key != "checksums"}
     manifest["solution"] = solution_record(analysis, labels, iterations)
