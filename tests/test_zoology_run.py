@@ -122,7 +122,8 @@ def test_run_object_analyses(competitive: Path) -> None:
     ):
         assert heading in text
     metrics = run.metrics()
-    assert "turns_mean" in metrics and "curious_first_guess_any_rate" in metrics
+    strategy = run.lineup[0]  # the default lineup's first seat (a label with parameters)
+    assert "turns_mean" in metrics and f"{strategy}_first_guess_any_rate" in metrics
     with pytest.raises(KeyError):
         run.cooperative_success()
 

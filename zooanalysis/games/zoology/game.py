@@ -39,7 +39,7 @@ class ZoologyGame(Game):
     name = "zoology"
     title = "Zoology"
     strategies = STRATEGIES
-    default_lineup = "curious,curious,curious,curious"
+    default_lineup = "curious:guess=0*4"
     histogram_tops = MappingProxyType({"rounds": ROUND_BINS - 1, "turns": TURN_BINS - 1})
 
     def settings_from_table(self, table: Mapping[str, Any]) -> ZoologySettings:
