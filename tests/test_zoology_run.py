@@ -3,6 +3,7 @@ and reproducibility across workers."""
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -177,6 +178,25 @@ def test_rotated_seats_play_every_deal_in_every_seating(tmp_path: Path) -> None:
     assert set(rates.index) == {"curious", "bayes"}
     assert "Paired comparisons" in run.summary()
     assert run.question_informativeness()["plays"].sum() > 0
+
+
+def test_a_pair_that_always_plays_alike_is_compared_without_warnings(tmp_path: Path) -> None:
+    """Two labels of one behaviour (``guess=0.1`` guesses when ``guess=0`` does here): their
+    paired difference never varies and is 0, so its p-value is 1 (no 0 x inf warning), and
+    the unrotated interval is printed as a half-width, not with a plus-minus sign."""
+    lineup = "curious:guess=0,curious:guess=0.1,curious:guess=0,curious:guess=0.1"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        out = cli_run(
+            tmp_path / "alike", "--game", "zoology", "--players", lineup,
+            "--games", 400, "--rotate-seats", "--jobs", 1,
+        )  # fmt: skip
+        run = zooanalysis.load_run(out)
+        pair = run.table("rotation_pairs").iloc[0]
+        text = run.summary()
+    assert pair.difference == 0 and pair.paired_ci_half_width == 0
+    assert pair.p_value == 1
+    assert "+-" not in text and "nan" not in text
 
 
 def test_shipped_scenarios_load(tmp_path: Path) -> None:

@@ -414,7 +414,8 @@ class Run(ResultFolder):
                 lines.append(
                     f"  {row.strategy} - {row.versus}: {100 * row.difference:+.2f} "
                     f"[{100 * row.ci_low:+.2f}, {100 * row.ci_high:+.2f}], p={row.p_value:.2g}; "
-                    f"unrotated play of as many games: +-{100 * row.unrotated_ci_half_width:.2f} "
+                    "unrotated play of as many games: half-width "
+                    f"{100 * row.unrotated_ci_half_width:.2f} "
                     f"(variance reduction {reduction})"
                 )
         return lines

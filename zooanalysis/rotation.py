@@ -242,7 +242,10 @@ def pair_table(totals: BatchResult, labels: Sequence[str], scale: int) -> pd.Dat
             # game (the two strategies' results in the same game) is measured on rotation 0
             single_variance = _moments(totals, "single_difference", (a, b), deals, scale)[1]
             unrotated_half = Z_95 * np.sqrt(single_variance / (rotations * deals))
-            z = mean / np.sqrt(variance / deals) if variance > 0 else np.inf * np.sign(mean)
+            if variance > 0:
+                z = mean / np.sqrt(variance / deals)
+            else:  # a difference that never varies: certain unless it is exactly 0
+                z = 0.0 if mean == 0 else np.inf * np.sign(mean)
             rows.append(
                 {
                     "strategy": first,
