@@ -128,6 +128,7 @@ def test_worker_threads_that_first_play_together_all_play_the_compiled_loop() ->
 
     from numba.core.registry import CPUDispatcher
 
+    from zooanalysis import compiled
     from zooanalysis.games.through_the_zoo import kernel
 
     rules = settings_from_table({"players": 3, "exhibits": HC, "zoo": "johannesburg"})
@@ -136,7 +137,8 @@ def test_worker_threads_that_first_play_together_all_play_the_compiled_loop() ->
     kernel._LOOPS.clear()
     for name in [name for name in sys.modules if name.startswith("zoosim_through_the_zoo_loop_")]:
         del sys.modules[name]
-    assert "_batch_loop" not in kernel.loop_globals()
+        del compiled._GENERATED[name]
+    assert "_batch_loop" not in compiled.variant_globals(kernel.__name__, "_batch_loop", {})
     start = threading.Barrier(6)
     loops, results, errors = [], [], []
 

@@ -21,4 +21,6 @@ A forward model is a module of numba functions over a flat ``int64`` state array
 
 :mod:`zooanalysis.search.ismcts` is single-observer information-set Monte Carlo tree search
 on any such module; a game binds it to its forward model by module name.
+:mod:`zooanalysis.search.player` is the ``search`` player built on it, for any game's
+reference engine (the game supplies its strategies, forward model and reference batch).
 """

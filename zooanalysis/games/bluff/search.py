@@ -1,27 +1,21 @@
 """The ``search`` player for Bluff in Zoo: SO-ISMCTS on the forward model, seated in the
-reference engine.
+reference engine (the shared player: ``zooanalysis.search.player``).
 
 A search seat is a :class:`SearchStrategy`: at each decision it rebuilds a forward-model state
 from its :class:`engine.Observation` alone (the places it cannot see hold placeholders that
 every search iteration deals afresh), searches (``zooanalysis.search.ismcts``) and answers
 the engine. A lineup with a search seat plays through :class:`SearchBatch`, the reference
-engine's batch with the other seats' built-in strategies: the same count arrays as the
-kernel's, so runs, tables and reports work unchanged, only slower.
+engine's batch with the other seats' built-in strategies.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-
 import numpy as np
 
-from zooanalysis.games.base import BatchResult
 from zooanalysis.games.bluff import forward
 from zooanalysis.games.bluff.batch import play_batch_reference
 from zooanalysis.games.bluff.cards import N_CARD_TYPES
 from zooanalysis.games.bluff.engine import BuiltinStrategy, Observation
-from zooanalysis.games.bluff.rules import BluffSettings
 from zooanalysis.games.bluff.strategies import (
     MOVE_DOUBT,
     MOVE_DRAW,
@@ -31,37 +25,25 @@ from zooanalysis.games.bluff.strategies import (
     STRATEGY_CODES,
     strategy_params,
 )
-from zooanalysis.search.ismcts import search
-from zooanalysis.strategy_spec import ParamSpec, PlayerSpec, StrategyInfo, parse_player
+from zooanalysis.search import player
+from zooanalysis.search.player import SEARCH, SearchGame, SearchSeat, search_info
 
-SEARCH = "search"
-ROLLOUTS = tuple(sorted(STRATEGY_CODES, key=STRATEGY_CODES.get))
+__all__ = ["MODULE", "ROLLOUTS", "SEARCH", "SEARCH_INFO", "SearchBatch", "SearchStrategy",
+           "seat_strategies", "state_from_observation"]
+
+GAME = SearchGame(forward, STRATEGIES, STRATEGY_CODES, strategy_params, BuiltinStrategy,
+                  play_batch_reference)
+ROLLOUTS = GAME.rollouts
 """Rollout strategies by the number the ``rollout`` parameter takes (0 = random ...)."""
-SEARCH_INFO = StrategyInfo(
-    SEARCH,
+SEARCH_INFO = search_info(
     "Information-set Monte Carlo tree search (single observer, UCT): each iteration deals the "
     "cards it has not seen afresh, searches its own choices (the others play their own "
     "strategies, model=1, or search too, model=0) and plays itself out with a built-in "
     "strategy; plays the most visited move. Claims searched: per kind the "
     "smallest that bests the standing claim and one more. Slow: a run with it plays on the "
     "reference engine.",
-    (
-        ParamSpec("iterations", 200, 1, 100_000, "search iterations per decision", integer=True),
-        ParamSpec(
-            "rollout", 0, 0, len(ROLLOUTS) - 1,
-            "play-out strategy for every seat: "
-            + ", ".join(f"{i} {name}" for i, name in enumerate(ROLLOUTS)),
-            integer=True,
-        ),
-        ParamSpec("c", 0.7, 0.0, 10.0, "UCT exploration constant (rewards are win shares)"),
-        ParamSpec(
-            "model", 1, 0, 1,
-            "1: the other seats play their own strategies in the search (a best response to "
-            "the lineup: it knows how they play, not their cards); 0: they search by UCT and "
-            "play out with the rollout strategy",
-            integer=True,
-        ),
-    ),
+    ROLLOUTS,
+    0,
 )
 MODULE = forward.__name__
 
@@ -116,38 +98,14 @@ def state_from_observation(rules: np.ndarray, view: Observation, claiming: bool)
     return state
 
 
-@dataclass(frozen=True)
-class SearchStrategy:
+class SearchStrategy(SearchSeat):
     """A ``search`` seat for the reference engine: decides from the observation alone."""
 
-    player: PlayerSpec
-    settings: BluffSettings
-    lineup: tuple[PlayerSpec, ...]
-    """Every seat's player: the others' strategies are its opponent model (``model=1``)."""
-    rules: np.ndarray = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        """Precompute the rules array."""
-        object.__setattr__(self, "rules", forward.rules_array(self.settings))
+    game = GAME
 
     def _search(self, view: Observation, claiming: bool, rng: np.ndarray) -> int:
-        rollout = parse_player(ROLLOUTS[int(self.player.param("rollout"))], STRATEGIES)
-        codes, params, work = forward.rollout_arrays(
-            self.rules, STRATEGY_CODES[rollout.strategy], strategy_params(rollout)
-        )
-        modelled = np.zeros(len(codes), dtype=np.bool_)
-        if int(self.player.param("model")) == 1:
-            for seat, other in enumerate(self.lineup):
-                if seat != view.seat and other.strategy != SEARCH:
-                    codes[seat] = STRATEGY_CODES[other.strategy]
-                    params[seat] = strategy_params(other)
-                    modelled[seat] = True
-        state = state_from_observation(self.rules, view, claiming)
-        action, _ = search(
-            MODULE, self.rules, state, view.seat, int(self.player.param("iterations")),
-            float(self.player.param("c")), codes, params, modelled, work, rng,
-        )
-        return action
+        return self.search_state(state_from_observation(self.rules, view, claiming), view.seat,
+                                 rng)
 
     def choose_move(self, observation: Observation, rng: np.ndarray) -> tuple[int, int]:
         """(move, hand index) by search."""
@@ -163,27 +121,11 @@ class SearchStrategy:
         return claim >> 3, claim & 7
 
 
-def seat_strategies(settings: BluffSettings, lineup: Sequence[PlayerSpec]) -> list:
-    """The reference engine's strategies for a lineup that may hold ``search`` seats."""
-    return [
-        SearchStrategy(p, settings, tuple(lineup)) if p.strategy == SEARCH else BuiltinStrategy(p)
-        for p in lineup
-    ]
+seat_strategies = SearchStrategy.seat_strategies
+"""The reference engine's strategies for a lineup that may hold ``search`` seats."""
 
 
-@dataclass(frozen=True, eq=False)  # hashed by identity, as task queues need
-class SearchBatch:
+class SearchBatch(player.SearchBatch):
     """A batch with search seats, played on the reference engine (picklable)."""
 
-    settings: BluffSettings
-    lineup: tuple[PlayerSpec, ...]
-    with_rows: bool
-
-    def __call__(self, batch_seed: int, n_games: int, first_game: int = 0) -> BatchResult:
-        """Play games ``first_game .. first_game + n_games - 1`` of the batch seeded
-        ``batch_seed``, counted as the kernel counts them."""
-        totals, rows = play_batch_reference(
-            self.settings, seat_strategies(self.settings, self.lineup), batch_seed, n_games,
-            self.with_rows, first_game,
-        )
-        return {**totals, **rows} if self.with_rows else totals
+    seat = SearchStrategy

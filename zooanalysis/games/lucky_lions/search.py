@@ -1,24 +1,19 @@
 """The ``search`` player for Lucky Lions: SO-ISMCTS on the forward model, seated in the
-reference engine (the design of ``zooanalysis.games.bluff.search``).
+reference engine (the shared player: ``zooanalysis.search.player``).
 
 A search seat is a :class:`SearchStrategy`: at each decision it rebuilds a forward-model state
 from its :class:`engine.Observation` alone (the places it cannot see hold placeholders that
 every search iteration deals afresh), searches (``zooanalysis.search.ismcts``) and answers
 the engine. A lineup with a search seat plays through :class:`SearchBatch`, the reference
-engine's batch with the other seats' built-in strategies: the same count arrays as the
-kernel's, so runs, tables and reports work unchanged, only slower. The forward model plays
-the base game only: :func:`check_modelled` refuses the rest by name.
+engine's batch with the other seats' built-in strategies. The forward model plays the base
+game only: :func:`check_modelled` refuses the rest by name.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-
 import numpy as np
 
 from zooanalysis.errors import SettingsError
-from zooanalysis.games.base import BatchResult
 from zooanalysis.games.lucky_lions import forward
 from zooanalysis.games.lucky_lions.batch import play_batch_reference
 from zooanalysis.games.lucky_lions.engine import BuiltinStrategy, Observation
@@ -29,14 +24,18 @@ from zooanalysis.games.lucky_lions.strategies import (
     STRATEGY_CODES,
     strategy_params,
 )
-from zooanalysis.search.ismcts import MAX_ACTIONS, search
-from zooanalysis.strategy_spec import ParamSpec, PlayerSpec, StrategyInfo, parse_player
+from zooanalysis.search import player
+from zooanalysis.search.ismcts import MAX_ACTIONS
+from zooanalysis.search.player import SEARCH, SearchGame, SearchSeat, search_info
 
-SEARCH = "search"
-ROLLOUTS = tuple(sorted(STRATEGY_CODES, key=STRATEGY_CODES.get))
+__all__ = ["MODULE", "ROLLOUTS", "SEARCH", "SEARCH_INFO", "SearchBatch", "SearchStrategy",
+           "check_modelled", "seat_strategies", "state_from_observation"]
+
+GAME = SearchGame(forward, STRATEGIES, STRATEGY_CODES, strategy_params, BuiltinStrategy,
+                  play_batch_reference)
+ROLLOUTS = GAME.rollouts
 """Rollout strategies by the number the ``rollout`` parameter takes (0 = random ...)."""
-SEARCH_INFO = StrategyInfo(
-    SEARCH,
+SEARCH_INFO = search_info(
     "Information-set Monte Carlo tree search (single observer, UCT): each iteration deals the "
     "cards it has not seen afresh (the unknown rest of every die, the secret discards, the "
     "Zoo deck from a pool of generator prints or the fixed deck), searches its own choices "
@@ -44,23 +43,8 @@ SEARCH_INFO = StrategyInfo(
     "strategies, model=1, or search too, model=0) and plays out with a built-in strategy; "
     "plays the most visited choice. Base game only (no variant, no expansion). Slow: a run "
     "with it plays on the reference engine.",
-    (
-        ParamSpec("iterations", 200, 1, 100_000, "search iterations per decision", integer=True),
-        ParamSpec(
-            "rollout", 1, 0, len(ROLLOUTS) - 1,
-            "play-out strategy for every seat: "
-            + ", ".join(f"{i} {name}" for i, name in enumerate(ROLLOUTS)),
-            integer=True,
-        ),
-        ParamSpec("c", 0.7, 0.0, 10.0, "UCT exploration constant (rewards are win shares)"),
-        ParamSpec(
-            "model", 1, 0, 1,
-            "1: the other seats play their own strategies in the search (a best response to "
-            "the lineup: it knows how they play, not their cards); 0: they search by UCT and "
-            "play out with the rollout strategy",
-            integer=True,
-        ),
-    ),
+    ROLLOUTS,
+    1,
 )
 MODULE = forward.__name__
 
@@ -134,54 +118,31 @@ def state_from_observation(
     return state
 
 
-@dataclass(frozen=True)
-class SearchStrategy:
+class SearchStrategy(SearchSeat):
     """A ``search`` seat for the reference engine: decides from the observation alone."""
 
-    player: PlayerSpec
-    settings: LuckySettings
-    lineup: tuple[PlayerSpec, ...]
-    """Every seat's player: the others' strategies are its opponent model (``model=1``)."""
-    rules: np.ndarray = field(init=False, repr=False, compare=False)
+    game = GAME
 
     def __post_init__(self) -> None:
         """Check the settings; precompute the rules array (with the Zoo Card pool)."""
         check_modelled(self.settings)
-        object.__setattr__(self, "rules", forward.rules_array(self.settings))
-
-    def _search(self, state: np.ndarray, seat: int, rng: np.ndarray) -> int:
-        rollout = parse_player(ROLLOUTS[int(self.player.param("rollout"))], STRATEGIES)
-        codes, params, work = forward.rollout_arrays(
-            self.rules, STRATEGY_CODES[rollout.strategy], strategy_params(rollout)
-        )
-        modelled = np.zeros(len(codes), dtype=np.bool_)
-        if int(self.player.param("model")) == 1:
-            for other_seat, other in enumerate(self.lineup):
-                if other_seat != seat and other.strategy != SEARCH:
-                    codes[other_seat] = STRATEGY_CODES[other.strategy]
-                    params[other_seat] = strategy_params(other)
-                    modelled[other_seat] = True
-        action, _ = search(
-            MODULE, self.rules, state, seat, int(self.player.param("iterations")),
-            float(self.player.param("c")), codes, params, modelled, work, rng,
-        )
-        return action
+        super().__post_init__()
 
     def choose_card(self, view: Observation, rng: np.ndarray) -> tuple[int, int]:
         """(market index, opponent) by search."""
         state = state_from_observation(self.rules, view, forward.PHASE_PICK)
-        action = self._search(state, view.seat, rng) - forward.A_PICK
+        action = self.search_state(state, view.seat, rng) - forward.A_PICK
         return action // 8, action % 8
 
     def choose_discarder(self, view: Observation, first: int, second: int, rng: np.ndarray) -> int:
         """A tie as the active player: which battler discards, by search."""
         state = state_from_observation(self.rules, view, forward.PHASE_DISCARDER, (first, second))
-        return self._search(state, view.seat, rng) - forward.A_DISCARDER
+        return self.search_state(state, view.seat, rng) - forward.A_DISCARDER
 
     def choose_discard(self, view: Observation, rng: np.ndarray) -> int:
         """Which card type to discard, by search."""
         state = state_from_observation(self.rules, view, forward.PHASE_DISCARD)
-        return self._search(state, view.seat, rng) - forward.A_DISCARD
+        return self.search_state(state, view.seat, rng) - forward.A_DISCARD
 
     def _unmodelled(self, *args: object) -> int:
         raise ValueError("the search player plays the base game only (check_modelled)")
@@ -190,28 +151,11 @@ class SearchStrategy:
     choose_switch = choose_receiver = choose_draw_instead = _unmodelled
 
 
-def seat_strategies(settings: LuckySettings, lineup: Sequence[PlayerSpec]) -> list:
-    """The reference engine's strategies for a lineup that may hold ``search`` seats."""
-    return [
-        SearchStrategy(p, settings, tuple(lineup)) if p.strategy == SEARCH else BuiltinStrategy(p)
-        for p in lineup
-    ]
+seat_strategies = SearchStrategy.seat_strategies
+"""The reference engine's strategies for a lineup that may hold ``search`` seats."""
 
 
-@dataclass(frozen=True, eq=False)  # hashed by identity, as task queues need
-class SearchBatch:
+class SearchBatch(player.SearchBatch):
     """A batch with search seats, played on the reference engine (picklable)."""
 
-    settings: LuckySettings
-    lineup: tuple[PlayerSpec, ...]
-    with_rows: bool
-
-    def __call__(self, batch_seed: int, n_games: int, first_game: int = 0) -> BatchResult:
-        """Play games ``first_game .. first_game + n_games - 1`` of the batch seeded
-        ``batch_seed``, counted as the kernel counts them."""
-        totals, rows = play_batch_reference(
-            self.settings, seat_strategies(self.settings, self.lineup), batch_seed, n_games,
-            self.with_rows, first_game,
-        )
-        return {**totals, **rows} if self.with_rows else totals
-
+    seat = SearchStrategy
