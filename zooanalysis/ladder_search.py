@@ -198,8 +198,6 @@ def play_search_rung(
     lineup = [player] + [opponents.players[0]] * (seats - 1)
     job = SearchRungBatch(game, game.settings_for_lineup(settings, lineup), player,
                           opponents, seats)  # fmt: skip
-    if jobs > 1:  # compile (or load) the search loop once, before the workers race for it
-        game.batch_job(job.settings, lineup, False)(0, 1)
     seed = int(manifest["seed"])
     totals = play(
         job,
