@@ -10,9 +10,19 @@ from __future__ import annotations
 import subprocess
 import sys
 
-HEAVY = ("scipy.stats", "scipy.optimize", "joblib", "matplotlib", "rich", "pyarrow.dataset")
-"""Also rich (only for a progress bar: the probe runs with --no-progress) and pyarrow's
-dataset reader (a finished run's summary uses the tables in memory, not read back)."""
+HEAVY = (
+    "scipy.stats",
+    "scipy.optimize",
+    "scipy.linalg",
+    "joblib",
+    "matplotlib",
+    "rich",
+    "pyarrow.dataset",
+)
+"""Also scipy.linalg (numba imports it with its NumPy implementations only to look for BLAS;
+``compiled.load_array_support`` keeps it out), rich (only for a progress bar: the probe runs
+with --no-progress) and pyarrow's dataset reader (a finished run's summary uses the tables
+in memory, not read back)."""
 
 PROBE = """
 import atexit, sys
