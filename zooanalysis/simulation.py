@@ -21,11 +21,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from zooanalysis.compiled import load_array_support
 from zooanalysis.games import get_game, parse_players
 from zooanalysis.games.base import BatchResult, Game
+from zooanalysis.lazy_modules import pandas as pd
 from zooanalysis.results import Run
 from zooanalysis.rotation import (
     RotatedBatch,
