@@ -62,7 +62,8 @@ def main(argv: list[str]) -> None:
         echo(*args, **kwargs)
 
     cli.typer.echo = first_echo_ends_the_tail
-    cli.app(argv, standalone_mode=False)
+    sys.argv = ["zoosim", *argv]
+    cli.main()  # as the zoosim command runs it: the command line from sys.argv
     mark("end")
     phases: dict[str, list[float]] = {}
     for (_, wall0, cpu0), (name, wall1, cpu1) in pairwise(marks):

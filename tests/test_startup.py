@@ -10,9 +10,19 @@ from __future__ import annotations
 import subprocess
 import sys
 
-HEAVY = ("scipy.stats", "scipy.optimize", "joblib", "matplotlib", "rich", "pyarrow.dataset")
-"""Also rich (only for a progress bar: the probe runs with --no-progress) and pyarrow's
-dataset reader (a finished run's summary uses the tables in memory, not read back)."""
+HEAVY = (
+    "scipy.stats",
+    "scipy.optimize",
+    "scipy.linalg",
+    "joblib",
+    "matplotlib",
+    "rich",
+    "pyarrow.dataset",
+)
+"""Also scipy.linalg (numba imports it with its NumPy implementations only to look for BLAS;
+``compiled.load_array_support`` keeps it out), rich (only for a progress bar: the probe runs
+with --no-progress) and pyarrow's dataset reader (a finished run's summary uses the tables
+in memory, not read back)."""
 
 PROBE = """
 import atexit, sys
@@ -37,3 +47,45 @@ def loaded_heavy_modules(tmp_path, jobs: int) -> list[str]:
 
 def test_a_default_run_imports_nothing_heavy(tmp_path):
     assert loaded_heavy_modules(tmp_path, jobs=2) == []
+
+
+PANDAS_PROBE = """
+import sys
+import zooanalysis.simulation as simulation
+warm_up = simulation.warm_up
+def reporting_warm_up(request):
+    print("PANDAS BEFORE THE GAMES", "pandas" in sys.modules)
+    warm_up(request)
+simulation.warm_up = reporting_warm_up
+from zooanalysis.cli import main
+sys.argv = ["zoosim", "run", "--games", "200", "--no-progress", "--out", {out!r}]
+main()
+print("PANDAS AT THE END", "pandas" in sys.modules)
+"""
+
+
+def test_pandas_is_imported_only_once_the_games_start(tmp_path):
+    """pandas (as slow to import as numba) is needed only for the tables at the end: a run
+    imports it while its games play, not on the way to them."""
+    code = PANDAS_PROBE.format(out=str(tmp_path / "run"))
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=600, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert "PANDAS BEFORE THE GAMES False" in result.stdout
+    assert "PANDAS AT THE END True" in result.stdout
+    assert (tmp_path / "run" / "manifest.json").is_file()
+
+
+def test_a_lazy_module_imports_on_first_attribute(tmp_path, monkeypatch):
+    from zooanalysis.lazy_modules import LazyModule
+
+    (tmp_path / "zoosim_lazy_probe.py").write_text("ANSWER = 42\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "zoosim_lazy_probe", raising=False)
+    lazy = LazyModule("zoosim_lazy_probe")
+    assert "zoosim_lazy_probe" not in sys.modules
+    assert lazy.ANSWER == 42
+    assert "zoosim_lazy_probe" in sys.modules
+    assert lazy.module() is sys.modules["zoosim_lazy_probe"]
+    monkeypatch.delitem(sys.modules, "zoosim_lazy_probe")

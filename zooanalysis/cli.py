@@ -6,6 +6,7 @@ interrupted run prints one line, writes nothing and exits with code 130.
 
 from __future__ import annotations
 
+import gc
 import signal
 import sys
 import threading
@@ -1481,9 +1482,24 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``zoosim`` command; returns the exit code.
 
     SIGTERM stops a command as Ctrl-C does (a run keeps its checkpoint).
+
+    Called without ``argv`` (the ``zoosim`` command itself), the process ends with the
+    command, so the objects alive at the start and at the end are frozen out of the cyclic
+    garbage collector (:func:`gc.freeze`): its full collections, and the one at exit, would
+    otherwise scan the hundreds of thousands of numba, pandas and typer objects that live
+    until exit anyway (about 0.4 CPU seconds of a short ``zoosim run``). Objects that die
+    are still freed by reference counting. Called with ``argv`` (from Python, tests), the
+    collector is left alone.
     """
-    with _sigterm_as_interrupt():
-        return _main(argv)
+    owns_process = argv is None
+    if owns_process:
+        gc.freeze()
+    try:
+        with _sigterm_as_interrupt():
+            return _main(argv)
+    finally:
+        if owns_process:
+            gc.freeze()
 
 
 def _main(argv: list[str] | None) -> int:

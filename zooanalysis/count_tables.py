@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 
+from zooanalysis.lazy_modules import pandas as pd
 from zooanalysis.outcome import share_sums
 
 

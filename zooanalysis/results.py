@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from zooanalysis.errors import UserError
+from zooanalysis.lazy_modules import pandas as pd
 from zooanalysis.stats import (  # noqa: F401  (histogram_mean, mean_with_interval: re-exported)
     format_rate,
     histogram_mean,

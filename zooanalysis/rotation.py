@@ -21,9 +21,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
 from zooanalysis.games.base import BatchJob, BatchResult
+from zooanalysis.lazy_modules import pandas as pd
 from zooanalysis.outcome import share_unit, win_share_units
 from zooanalysis.stats import moments, normal_sf
 from zooanalysis.strategy_spec import PlayerSpec

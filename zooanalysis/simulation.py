@@ -21,10 +21,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
+from zooanalysis.compiled import load_array_support
 from zooanalysis.games import get_game, parse_players
 from zooanalysis.games.base import BatchResult, Game
+from zooanalysis.lazy_modules import pandas as pd
 from zooanalysis.results import Run
 from zooanalysis.rotation import (
     RotatedBatch,
@@ -115,6 +116,7 @@ def lineup_job(request: RunRequest, lineup: list[PlayerSpec], with_rows: bool):
 
 def warm_up(request: RunRequest) -> None:
     """Play one tiny batch so compilation (or loading numba's cache) happens up front."""
+    load_array_support()
     lineup_job(request, request.lineup, False)(0, 1)
 
 

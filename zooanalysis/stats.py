@@ -13,9 +13,9 @@ from statistics import NormalDist
 from typing import Any
 
 import numpy as np
-import pandas as pd
 from numpy.typing import ArrayLike
 
+from zooanalysis.lazy_modules import pandas as pd
 from zooanalysis.numbers import format_count
 
 RATE_COLUMNS = ("rate", "ci_low", "ci_high", "n")

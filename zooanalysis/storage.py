@@ -35,9 +35,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from zooanalysis.errors import UserError
+from zooanalysis.lazy_modules import pandas as pd
 
 MANIFEST = "manifest.json"
 ROWS_FOLDER = "games"
@@ -681,7 +681,7 @@ def provenance_in_background() -> Callable[[], tuple[str, dict[str, str]]]:
 
 def environment() -> dict[str, str]:
     """Versions and machine facts recorded with every run."""
-    from importlib.metadata import version  # not joblib itself: a slow import
+    from importlib.metadata import version  # not joblib nor pandas themselves: slow imports
 
     import numba
     import numpy
@@ -690,7 +690,7 @@ def environment() -> dict[str, str]:
         "python": sys.version.split()[0],
         "numpy": numpy.__version__,
         "numba": numba.__version__,
-        "pandas": pd.__version__,
+        "pandas": version("pandas"),
         "joblib": version("joblib"),
         "platform": platform.platform(),
         "machine": platform.machine(),

@@ -26,7 +26,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-import pandas as pd
+
+from zooanalysis.lazy_modules import pandas as pd
 
 LEAD_CHANGE_BINS = 64
 """Bins 0-63 of the lead-change histogram; 63 holds 63 or more."""

@@ -12,9 +12,9 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
-import pandas as pd
 
 from zooanalysis.errors import SettingsError, UserError
+from zooanalysis.lazy_modules import pandas as pd
 from zooanalysis.strategy_spec import PlayerSpec, StrategyInfo
 
 if TYPE_CHECKING:

@@ -7,7 +7,6 @@ from types import MappingProxyType
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from zooanalysis.count_tables import histogram, nonzero_cells, outcome_tables, seat_table
 from zooanalysis.errors import UserError
@@ -31,6 +30,7 @@ from zooanalysis.games.bluff.rules import (
     validate,
 )
 from zooanalysis.games.bluff.strategies import MOVE_NAMES, STRATEGIES
+from zooanalysis.lazy_modules import pandas as pd
 from zooanalysis.strategy_spec import PlayerSpec, StrategyInfo
 from zooanalysis.trajectory import lead_changes_table, settled_table
 

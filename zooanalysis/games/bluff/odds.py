@@ -28,7 +28,6 @@ from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
-import pandas as pd
 
 from zooanalysis.games.bluff.cards import (
     ALL_EQUAL,
@@ -41,6 +40,7 @@ from zooanalysis.games.bluff.cards import (
     animal_type,
 )
 from zooanalysis.games.bluff.rules import DeckSettings
+from zooanalysis.lazy_modules import pandas as pd
 
 DEFAULT_PILES: range = range(1, 13)
 """Pile sizes of the default table: 1 to 12 cards."""
