@@ -14,9 +14,15 @@ import numpy as np
 import pytest
 
 from zooanalysis.games.zoology import engine, kernel
+from zooanalysis.games.zoology.beliefs import new_information_memo
 from zooanalysis.games.zoology.engine import BuiltinStrategy, Observation, play_game
 from zooanalysis.games.zoology.rules import ZoologySettings
-from zooanalysis.games.zoology.strategies import new_work, own_information, team_information
+from zooanalysis.games.zoology.strategies import (
+    new_work,
+    own_information,
+    own_information_memo,
+    team_information,
+)
 
 
 def own_variants(observation: Observation) -> list[int]:
@@ -38,6 +44,7 @@ class Checker:
         self.inner = inner
         self.checks = 0
         self.hears = inner.hears
+        self.memos: dict[bytes, tuple] = {}  # the kernel's memo, one per board, kept filled
 
     def hear(self, observation: Observation, rng: np.ndarray) -> None:
         self._check_observation(observation)
@@ -64,6 +71,10 @@ class Checker:
             stream = rng.copy()
             index = self.inner.choose_question(observation, stream, animals)
             work = new_work(len(rules.animals))
+            memo = self.memos.setdefault(
+                board.tobytes(),
+                new_information_memo(len(rules.questions), len(rules.animals), board),
+            )
             informations = tuple(
                 (
                     own_information(
@@ -94,6 +105,21 @@ class Checker:
                         rules.scores,
                         rules.weights,
                         work,
+                    ),
+                    own_information_memo(
+                        card,
+                        observation.seat,
+                        animals,
+                        observation.players,
+                        neutrals,
+                        len(neutrals),
+                        probs,
+                        board,
+                        len(board),
+                        rules.scores,
+                        rules.weights,
+                        work,
+                        memo,
                     ),
                 )
                 for card in observation.hand

@@ -288,13 +288,145 @@ def vote_information(
                 continue
             w = weights[card, x]
             z = rest + w
-            conditional += prior[x] * (math.log(z) - (rest_wl + w * scores[card, x]) / z)
+            conditional += prior[x] * conditional_term(rest, rest_wl, w, scores[card, x])
             p_target += prior[x] * w / z
             spread += prior[x] / z
-        marginal = 0.0
-        if p_target > 0.0:
-            marginal -= p_target * math.log(p_target)
-        if spread > 0.0:
-            marginal -= spread * (rest_wl + rest * math.log(spread))
-        total += marginal - conditional
+        total += _marginal(p_target, spread, rest, rest_wl) - conditional
+    return max(total, 0.0)
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def conditional_term(rest, rest_wl, w, score):
+    """A vote's entropy given the target's animal ``x`` (weight ``w``, score ``score``),
+    without its animal-independent part: ``log(z) - (rest_wl + w * score) / z`` with
+    ``z = rest + w`` (``rest`` / ``rest_wl``: the voter's other candidates' weights and
+    weight x score). The one expression :func:`vote_information` and the memo share."""
+    z = rest + w
+    return math.log(z) - (rest_wl + w * score) / z
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def _marginal(p_target, spread, rest, rest_wl):
+    """The vote's entropy under the prior from its sums (see :func:`vote_information`)."""
+    marginal = 0.0
+    if p_target > 0.0:
+        marginal -= p_target * math.log(p_target)
+    if spread > 0.0:
+        marginal -= spread * (rest_wl + rest * math.log(spread))
+    return marginal
+
+
+def new_information_memo(
+    n_questions: int, n_animals: int, board: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Empty memo for :func:`own_vote_information`: (terms, filled, position).
+
+    ``terms[card, key, i]`` will hold :func:`conditional_term` for board animal ``i`` when a
+    voter's other candidates are the board animals of pair ``key`` (see :func:`memo_key`);
+    ``filled[card, key]`` says whether that row is computed; ``position[animal]`` is the
+    animal's board index. ``n_questions = 0`` gives the empty memo (no lookups: the direct
+    :func:`vote_information`, as the reference engine computes)."""
+    n_board = board.shape[0] if n_questions > 0 else 0
+    keys = n_board * (n_board + 1) // 2
+    terms = np.empty((n_questions, keys, n_board), dtype=np.float64)
+    filled = np.zeros((n_questions, keys), dtype=np.bool_)
+    position = np.full(n_animals if n_questions > 0 else 0, -1, dtype=np.int64)
+    for i in range(n_board):
+        position[board[i]] = i
+    return terms, filled, position
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def memo_usable(terms, players, n_neutrals):
+    """Whether :func:`own_vote_information` may look terms up: a memo is there and each
+    voter has one or two other candidates besides the target (a sum of two weights is the
+    same float in either order; three or more could round differently by order)."""
+    rest_count = players - 2 + n_neutrals
+    return terms.shape[0] > 0 and 1 <= rest_count <= 2
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def memo_key(first, second):
+    """The memo row of a voter's other candidates at board positions ``first`` and
+    ``second`` (``second`` < 0: one candidate); the same for either order."""
+    if second < 0:
+        second = first
+    low = min(first, second)
+    high = max(first, second)
+    return high * (high + 1) // 2 + low
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def own_vote_information(
+    card,
+    target,
+    players,
+    seat_animals,
+    neutrals,
+    n_neutrals,
+    seat_w,
+    seat_wl,
+    neutral_w,
+    neutral_wl,
+    prior,
+    board,
+    n_board,
+    scores,
+    weights,
+    terms,
+    filled,
+    position,
+):
+    """:func:`vote_information` about ``target``'s own animal (every other seat's animal
+    known: ``seat_w[other]`` is its weight on ``card``), with the per-animal terms of the
+    conditional entropy (:func:`conditional_term`, a logarithm each) looked up in a memo from
+    :func:`new_information_memo` (computed on first use). Those terms depend only on the card
+    and the voter's other candidates, not on the prior, so they repeat from turn to turn and
+    game to game. Call it only where :func:`memo_usable`. Every float is computed by the same
+    operations in the same order as :func:`vote_information`: the result is bit for bit the
+    same. ``seat_animals[target]`` is never read."""
+    total = 0.0
+    for voter in range(players):
+        if voter == target:
+            continue
+        rest = 0.0
+        rest_wl = 0.0
+        first = -1
+        second = -1
+        for other in range(players):
+            if other != voter and other != target:
+                rest += seat_w[other]
+                rest_wl += seat_wl[other]
+                if first < 0:
+                    first = position[seat_animals[other]]
+                else:
+                    second = position[seat_animals[other]]
+        for k in range(n_neutrals):
+            rest += neutral_w[k]
+            rest_wl += neutral_wl[k]
+            if first < 0:
+                first = position[neutrals[k]]
+            else:
+                second = position[neutrals[k]]
+        key = memo_key(first, second)
+        row = terms[card, key]
+        if not filled[card, key]:
+            for i in range(n_board):
+                row[i] = conditional_term(
+                    rest, rest_wl, weights[card, board[i]], scores[card, board[i]]
+                )
+            filled[card, key] = True
+        conditional = 0.0
+        p_target = 0.0
+        spread = 0.0
+        for i in range(n_board):
+            x = board[i]
+            if prior[x] <= 0.0:
+                continue
+            w = weights[card, x]
+            z = rest + w
+            conditional += prior[x] * row[i]
+            p_target += prior[x] * w / z
+            spread += prior[x] / z
+        total += _marginal(p_target, spread, rest, rest_wl) - conditional
     return max(total, 0.0)

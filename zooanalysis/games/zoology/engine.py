@@ -25,7 +25,12 @@ from typing import Protocol
 import numpy as np
 
 from zooanalysis import rng as rng_module
-from zooanalysis.games.zoology.beliefs import add_evidence, cast_votes, posterior
+from zooanalysis.games.zoology.beliefs import (
+    add_evidence,
+    cast_votes,
+    new_information_memo,
+    posterior,
+)
 from zooanalysis.games.zoology.rules import ZoologySettings
 from zooanalysis.games.zoology.strategies import (
     BOUNDED,
@@ -235,6 +240,7 @@ class BuiltinStrategy:
             settings.weights,
             rng,
             new_work(len(settings.animals)),
+            new_information_memo(0, 0, board),  # empty: computed directly, no lookups
         )
         return int(index)
 

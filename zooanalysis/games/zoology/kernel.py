@@ -23,6 +23,7 @@ from zooanalysis.decisions import count_decision, count_game_decisions
 from zooanalysis.games.zoology.beliefs import (
     add_evidence_into,
     cast_votes,
+    new_information_memo,
     posterior,
     posterior_top,
 )
@@ -38,6 +39,7 @@ from zooanalysis.games.zoology.counts import (
 )
 from zooanalysis.games.zoology.strategies import (
     BOUNDED,
+    CURIOUS,
     MEMORY,
     MISREAD,
     choose_question,
@@ -45,7 +47,7 @@ from zooanalysis.games.zoology.strategies import (
     gift_target,
     guess_now,
     misread_votes,
-    own_information,
+    own_information_memo,
     perceives,
     pick_fewest,
     plays_at_random,
@@ -85,6 +87,12 @@ def play_batch(
     ``RuntimeError`` if a strategy broke a rule.
     """
     rows = rows if rows is not None else new_rows(0, codes.shape[0])
+    # curious's and the information statistic's logarithms, kept for the whole batch
+    scores = config["scores"]
+    memoised = config.get("information", False) or bool(np.any(codes == CURIOUS))
+    memo = new_information_memo(
+        scores.shape[0] if memoised else 0, scores.shape[1], config["board"]
+    )
     start = (game_offset - first_game) % game_stride  # the first index i in this cell
     status = _play_batch(
         config["board"],
@@ -104,6 +112,7 @@ def play_batch(
         config["scores"],
         config["weights"],
         config.get("information", False),
+        memo,
         codes,
         params,
         np.uint64(batch_seed),
@@ -356,6 +365,7 @@ def _play_batch(
     scores,
     weights,
     with_information,
+    memo,
     codes,
     params,
     batch_seed,
@@ -531,6 +541,7 @@ def _play_batch(
                         weights,
                         rng,
                         work,
+                        memo,
                     )
                 if index < 0 or index >= hand_len[asker]:
                     return 1
@@ -539,7 +550,7 @@ def _play_batch(
                 hands[asker, index] = hands[asker, hand_len[asker]]
                 information = 0.0
                 if with_information:  # only when the questions table asks for it
-                    information = own_information(
+                    information = own_information_memo(
                         card,
                         asker,
                         seat_animals,
@@ -552,6 +563,7 @@ def _play_batch(
                         scores,
                         weights,
                         work,
+                        memo,
                     )
                 champion = cast_votes(
                     card, seat_animals, players, neutrals, n_neutrals, weights, rng, votes

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from zooanalysis.games.zoology.beliefs import vote_information
+from zooanalysis.games.zoology.beliefs import memo_usable, own_vote_information, vote_information
 from zooanalysis.rng import below, uniform
 from zooanalysis.strategy_spec import ParamSpec, PlayerSpec, StrategyInfo, params_array
 
@@ -166,6 +166,27 @@ def own_information(
     Fills ``work[2]`` / ``work[3]`` with each other seat's animal weight and weight x score
     and ``work[4]`` / ``work[5]`` with the same for the neutral animals (see :func:`new_work`).
     """
+    _own_weights(card, seat, seat_animals, players, neutrals, n_neutrals, scores, weights, work)
+    return vote_information(
+        card,
+        seat,
+        players,
+        work[2],
+        work[3],
+        work[4],
+        work[5],
+        n_neutrals,
+        probs,
+        board,
+        n_board,
+        scores,
+        weights,
+    )
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def _own_weights(card, seat, seat_animals, players, neutrals, n_neutrals, scores, weights, work):
+    """Fill ``work`` rows 2-5 as :func:`own_information` documents."""
     seat_w = work[2]
     seat_wl = work[3]
     neutral_w = work[4]
@@ -178,20 +199,64 @@ def own_information(
     for k in range(n_neutrals):
         neutral_w[k] = weights[card, neutrals[k]]
         neutral_wl[k] = weights[card, neutrals[k]] * scores[card, neutrals[k]]
-    return vote_information(
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def own_information_memo(
+    card,
+    seat,
+    seat_animals,
+    players,
+    neutrals,
+    n_neutrals,
+    probs,
+    board,
+    n_board,
+    scores,
+    weights,
+    work,
+    memo,
+):
+    """:func:`own_information`, bit for bit, with the logarithms that do not depend on
+    ``probs`` looked up in ``memo`` (``beliefs.new_information_memo``: (terms, filled,
+    position); the kernel keeps one per batch) where ``beliefs.memo_usable``; the empty memo
+    computes directly."""
+    terms, filled, position = memo
+    if not memo_usable(terms, players, n_neutrals):
+        return own_information(
+            card,
+            seat,
+            seat_animals,
+            players,
+            neutrals,
+            n_neutrals,
+            probs,
+            board,
+            n_board,
+            scores,
+            weights,
+            work,
+        )
+    _own_weights(card, seat, seat_animals, players, neutrals, n_neutrals, scores, weights, work)
+    return own_vote_information(
         card,
         seat,
         players,
-        seat_w,
-        seat_wl,
-        neutral_w,
-        neutral_wl,
+        seat_animals,
+        neutrals,
         n_neutrals,
+        work[2],
+        work[3],
+        work[4],
+        work[5],
         probs,
         board,
         n_board,
         scores,
         weights,
+        terms,
+        filled,
+        position,
     )
 
 
@@ -299,8 +364,11 @@ def choose_question(
     weights,
     rng,
     work,
+    memo,
 ):
     """The hand index of the card to play. ``work`` is scratch from :func:`new_work`;
+    ``memo``: ``beliefs.new_information_memo`` (``curious`` looks its logarithms up there;
+    the empty memo computes them; the choice is the same either way).
     ``seat_animals[seat]`` is never read."""
     if plays_at_random(code):
         return below(rng, hand_len)
@@ -309,7 +377,7 @@ def choose_question(
     for index in range(hand_len):
         card = hand[index]
         if code == CURIOUS:
-            value = own_information(
+            value = own_information_memo(
                 card,
                 seat,
                 seat_animals,
@@ -322,6 +390,7 @@ def choose_question(
                 scores,
                 weights,
                 work,
+                memo,
             )
         else:
             value = team_information(
