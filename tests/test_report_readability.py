@@ -10,7 +10,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from zooanalysis.report.figures import decided_phrase, game_length, lead_changes_figure
+from zooanalysis.report.figures import (
+    decided_phrase,
+    game_length,
+    lead_changes_figure,
+    wrapped_label,
+)
 from zooanalysis.report.html import display_frame, format_cell
 from zooanalysis.report.model import mean_phrase, points_phrase, rate_phrase
 from zooanalysis.report.style import count_axis, new_figure, percent_axis, percent_decimals
@@ -153,3 +158,20 @@ def test_the_clipping_check_finds_a_label_past_the_edge() -> None:
     assert "Rounds per game (dashed: mean 84.9)" in clipped_texts(figure)
     fixed = game_length({"rounds": pd.Series([5, 9, 3], index=[10, 16, 20])}, {})
     assert not clipped_texts(fixed.figure)
+
+
+@pytest.mark.parametrize(
+    ("label", "wrapped"),
+    [
+        ("random", "random"),
+        ("bold:keep_spades=8,moon_at=3.38", "bold:keep_spades=8,moon_at=3.38"),
+        ("greedy:shed=0.187,hold_rank=8,danger=11", "greedy:shed=0.187,hold_rank=8,\ndanger=11"),
+        ("a:b=1,c=2,d=3", "a:b=1,\nc=2,\nd=3"),
+    ],
+)
+def test_a_long_strategy_label_breaks_after_a_comma(label: str, wrapped: str) -> None:
+    """Labels of up to 32 characters stay whole; longer ones break after commas, each line
+    at most the width where it can be, and joined again they are the label."""
+    width = 6 if label.startswith("a:") else 32
+    assert wrapped_label(label, width) == wrapped
+    assert wrapped_label(label, width).replace("\n", "") == label

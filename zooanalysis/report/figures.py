@@ -70,6 +70,21 @@ def win_rate_by_seat(run: Run) -> Figure:
     )
 
 
+def wrapped_label(label: str, width: int = 32) -> str:
+    """A strategy label broken after its commas into lines of at most ``width`` characters
+    where it can be (a long parameter list as one tick label squeezes the bars until the
+    axis label no longer fits under them)."""
+    parts = label.split(",")
+    pieces = [part + "," for part in parts[:-1]] + [parts[-1]]
+    lines = [pieces[0]]
+    for piece in pieces[1:]:
+        if len(lines[-1]) + len(piece) > width:
+            lines.append(piece)
+        else:
+            lines[-1] += piece
+    return "\n".join(lines)
+
+
 def win_rate_by_strategy(run: Run) -> Figure:
     """Each strategy's win share per seat played, with its 95% interval."""
     rates = run.win_rates("strategy")
@@ -77,7 +92,7 @@ def win_rate_by_strategy(run: Run) -> Figure:
     colors = [PALETTE[i % len(PALETTE)] for i in range(len(rates))]
     rate_bars(
         axes,
-        list(rates.index),
+        [wrapped_label(label) for label in rates.index],
         rates["share"],
         rates["ci_low"],
         rates["ci_high"],

@@ -35,7 +35,7 @@ class BigTwoGame(Game):
     strategies = STRATEGIES
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
-    default_lineup = "greedy,greedy,greedy,greedy"
+    default_lineup = "greedy:shed=0.187,hold_rank=8,danger=11*4"
     exhibit = "zooanalysis.games.big_two.exhibit"
     """Through the Zoo plays one round of Big Two from given hands through this module."""
     histogram_tops = MappingProxyType(

@@ -39,7 +39,7 @@ class HeartsGame(Game):
     strategies = STRATEGIES
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
-    default_lineup = "bold,bold,bold,bold"
+    default_lineup = "bold:keep_spades=8,moon_at=3.38*4"
     histogram_tops = MappingProxyType({"hands": HANDS_BINS - 1})
     exhibit = "zooanalysis.games.hearts.exhibit"
     """The Through the Zoo exhibit module (``play_exhibit``, ``exhibit_round``)."""
