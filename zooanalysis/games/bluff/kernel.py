@@ -10,10 +10,12 @@ Written for speed (issue 13): the pile is two packed words (``pile.py``) updated
 per card, and a doubt's count is a field read; a claim is one number; the ``random`` policy
 is two table lookups per decision (``strategies.random_move_table`` and
 ``random_claim_table``) on the random word the engine's ``random_move`` and
-``random_claim`` draw; the random stream's state lives in a local; what only the other
-strategies read (the pile cards each player placed, the cards revealed) is kept only when
-one of them plays; the claim and doubt tables count into 32-bit cells, added to the 64-bit
-totals every 2**20 games and at the end of the batch.
+``random_claim`` draw; the random stream's state lives in a local; ``cautious`` decides
+from packed words (``packed_cautious.py``: each player's known pile cards and hand, and the
+cards revealed, kept with one add per card) when the deck packs; what only the other
+strategies read (the per-type counts of the pile cards each player placed, of the cards
+revealed) is kept only when one of them plays; the claim and doubt tables count into
+32-bit cells, added to the 64-bit totals every 2**20 games and at the end of the batch.
 
 The random stream changed with this rewrite (issue 13): the ``random`` policy draws one
 random word per decision (before: up to two per move and two per claim), so a game with
@@ -603,39 +605,41 @@ def _play_games(
                     cell = np.int64(((mix64(state) >> _S32) * np.uint64(CLAIM_CELLS)) >> _S32)
                     row = (claim & KIND_MASK) + (CLAIM_ROW_AT_CAP if claim >= cap_claim else 0)
                     claim = (claim & ~KIND_MASK) + CLAIM_STEP[row, cell]
+                elif code == CAUTIOUS and packed:  # a legal claim by construction
+                    count, kind = cautious_claim(
+                        known_plain[seat],
+                        known_ones[seat],
+                        deck_plain - revealed_plain - known_plain[seat] - hand_plain[seat],
+                        pile_len,
+                        claim_count,
+                        (claim & KIND_MASK) if claim_count > 0 else -1,
+                        claim_cap,
+                    )
+                    if count == 0:  # no legal claim: only at a forced doubt, never here
+                        return ILLEGAL_CLAIM
+                    claim = (count << CLAIM_BITS) + kind
                 else:
-                    if code == CAUTIOUS and packed:
-                        count, kind = cautious_claim(
-                            known_plain[seat],
-                            known_ones[seat],
-                            deck_plain - revealed_plain - known_plain[seat] - hand_plain[seat],
-                            pile_len,
-                            claim_count,
-                            (claim & KIND_MASK) if claim_count > 0 else -1,
-                            claim_cap,
-                        )
-                    else:
-                        if card != NO_CARD:  # the player's view after its move
-                            my_known[card] += 1
-                            if move == MOVE_DRAW:
-                                unseen[card] -= 1
-                        stream[0] = state
-                        count, kind = choose_claim_after_move(
-                            code,
-                            my_params,
-                            my_known,
-                            unseen,
-                            pile_len,
-                            claim_count,
-                            (claim & KIND_MASK) if claim_count > 0 else -1,
-                            claim_cap,
-                            stream,
-                            work,
-                            table,
-                            move,
-                            card if card != NO_CARD else -1,
-                        )
-                        state = stream[0]
+                    if card != NO_CARD:  # the player's view after its move
+                        my_known[card] += 1
+                        if move == MOVE_DRAW:
+                            unseen[card] -= 1
+                    stream[0] = state
+                    count, kind = choose_claim_after_move(
+                        code,
+                        my_params,
+                        my_known,
+                        unseen,
+                        pile_len,
+                        claim_count,
+                        (claim & KIND_MASK) if claim_count > 0 else -1,
+                        claim_cap,
+                        stream,
+                        work,
+                        table,
+                        move,
+                        card if card != NO_CARD else -1,
+                    )
+                    state = stream[0]
                     if kind < 0 or kind >= N_KINDS or count < 1 or count > claim_cap:
                         return ILLEGAL_CLAIM
                     if first_move and count != 1:
