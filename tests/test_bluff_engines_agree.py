@@ -112,6 +112,16 @@ CASES = [
         id="unpacked-deck-random",
     ),
     pytest.param(BluffSettings(players=4), "random*4", 116, 300, id="4p-random"),
+    # cautious on the packed words (packed_cautious.py): the default lineup, and extremes
+    pytest.param(
+        BluffSettings(players=4), "cautious:trust=0.75,margin=6.25*4", 121, 150,
+        id="4p-cautious-default",
+    ),
+    pytest.param(
+        BluffSettings(players=3, hand_size=3, deck=SMALL_DECK),
+        "cautious:trust=0,margin=-5,cautious:trust=3,margin=10,random", 122, 150,
+        id="3p-cautious-extremes-small-deck",
+    ),
     # stakes reads the public table (scores, the points that end the game, the claims)
     pytest.param(
         BluffSettings(players=4), "stakes,bayes,cautious,random", 117, 100, id="4p-stakes"

@@ -10,10 +10,12 @@ Written for speed (issue 13): the pile is two packed words (``pile.py``) updated
 per card, and a doubt's count is a field read; a claim is one number; the ``random`` policy
 is two table lookups per decision (``strategies.random_move_table`` and
 ``random_claim_table``) on the random word the engine's ``random_move`` and
-``random_claim`` draw; the random stream's state lives in a local; what only the other
-strategies read (the pile cards each player placed, the cards revealed) is kept only when
-one of them plays; the claim and doubt tables count into 32-bit cells, added to the 64-bit
-totals every 2**20 games and at the end of the batch.
+``random_claim`` draw; the random stream's state lives in a local; ``cautious`` decides
+from packed words (``packed_cautious.py``: each player's known pile cards and hand, and the
+cards revealed, kept with one add per card) when the deck packs; what only the other
+strategies read (the per-type counts of the pile cards each player placed, of the cards
+revealed) is kept only when one of them plays; the claim and doubt tables count into
+32-bit cells, added to the 64-bit totals every 2**20 games and at the end of the batch.
 
 The random stream changed with this rewrite (issue 13): the ``random`` policy draws one
 random word per decision (before: up to two per move and two per claim), so a game with
@@ -43,9 +45,11 @@ from zooanalysis.games.bluff.counts import (
     ROUND_BINS,
     new_rows,
 )
+from zooanalysis.games.bluff.packed_cautious import cautious_claim, cautious_move
 from zooanalysis.games.bluff.pile import NO_CARD, packed_count, pile_deltas
 from zooanalysis.games.bluff.policy_math import WORKSPACE_ROWS, count_kind
 from zooanalysis.games.bluff.strategies import (
+    CAUTIOUS,
     CLAIM_BITS,
     CLAIM_CELLS,
     CLAIM_ROW_AT_CAP,
@@ -286,6 +290,9 @@ def _play_batch(
         np.zeros(doubts.shape, dtype=np.int32),  # doubt_cells
         np.zeros(TABLE_SIZE, dtype=np.int64),  # table
         np.zeros((players, N_KINDS), dtype=np.int64),  # hand_claims
+        np.zeros(players, dtype=np.int64),  # known_plain
+        np.zeros(players, dtype=np.int64),  # known_ones
+        np.zeros(players, dtype=np.int64),  # hand_plain
     )
     return _play_games(
         deck_template, hand_size, points_to_end, claim_cap, codes, params, batch_seed,
@@ -349,6 +356,9 @@ def _play_games(
     doubt_cells,
     table,
     hand_claims,
+    known_plain,
+    known_ones,
+    hand_plain,
 ):
     """Play the batch on the scratch arrays of :func:`_play_batch`. Compiled without
     reference counting (it allocates nothing): counting references around every strategy
@@ -358,10 +368,19 @@ def _play_games(
     deck[deck_size] = NO_CARD
     for card in deck_template:
         deck_counts[card] += 1
-    views = False  # does any seat read more than its hand's size?
+    # cautious reads packed words (packed_cautious.py) when the deck packs: its player's
+    # known pile cards, hand, and the cards revealed, as packed piles
+    words = False
     for seat in range(players):
-        if codes[seat] != RANDOM:
+        if codes[seat] == CAUTIOUS and packed:
+            words = True
+    views = False  # does any seat read per-type counts (more than its hand's size)?
+    for seat in range(players):
+        if codes[seat] != RANDOM and not (codes[seat] == CAUTIOUS and packed):
             views = True
+    deck_plain = 0
+    for card in deck_template:
+        deck_plain += plain_delta[card]
     reads_table = False  # does any seat read the public table (stakes)?
     for seat in range(players):
         if codes[seat] == STAKES:
@@ -384,11 +403,14 @@ def _play_games(
             j = np.int64(((mix64(state) >> _S32) * np.uint64(i + 1)) >> _S32)
             deck[i], deck[j] = deck[j], deck[i]
         for seat in range(players):
+            hand_plain[seat] = 0
             for slot in range(hand_size):
                 hands[seat, slot] = deck[seat * hand_size + slot]
+                hand_plain[seat] += plain_delta[hands[seat, slot]]
             hand_len[seat] = hand_size
             scores[seat] = 0
         draw_top = players * hand_size
+        revealed_plain = 0  # the cards revealed by doubts, packed (words)
         if views:
             for card_type in range(N_CARD_TYPES):
                 revealed[card_type] = 0
@@ -422,6 +444,10 @@ def _play_games(
                 for player in range(players):
                     for kind in range(N_KINDS):
                         hand_claims[player, kind] = 0
+            if words:
+                for player in range(players):
+                    known_plain[player] = 0
+                    known_ones[player] = 0
             claim = NO_CLAIM  # count << CLAIM_BITS | kind
             claimant_move = 0
             seat = round_index % players
@@ -453,6 +479,19 @@ def _play_games(
                     scaled = high * MOVE_OPTIONS[row]
                     move = MOVE_OF[row, scaled >> 32]
                     index = ((scaled & _LOW32) * length) >> 32
+                elif code == CAUTIOUS and packed:
+                    move, index = cautious_move(
+                        params[seat, 0],
+                        params[seat, 1],
+                        hands,
+                        seat,
+                        length,
+                        known_plain[seat],
+                        known_ones[seat],
+                        pile_len,
+                        claim_count,
+                        (claim & KIND_MASK) if claim_count > 0 else -1,
+                    )
                 else:
                     size = _view_of(
                         seat, hands, hand_len, known, revealed, deck_counts, params, my_hand,
@@ -478,6 +517,7 @@ def _play_games(
                         table,
                     )
                     state = stream[0]
+                if code != RANDOM and claim != forced_claim:
                     if move == MOVE_DOUBT and first_move:
                         return ILLEGAL_MOVE
                     if move == MOVE_NONE and first_move:
@@ -527,6 +567,7 @@ def _play_games(
                     if views:
                         for card_type in range(N_CARD_TYPES):
                             revealed[card_type] += pile_counts[card_type]
+                    revealed_plain += plain
                     break
                 # place the card: a hand card (the last hand card takes its slot, as in the
                 # engine), the top draw-pile card, or none
@@ -546,6 +587,11 @@ def _play_games(
                         pile_counts[card] += 1
                     if views:
                         known[seat, card] += 1
+                    if words:
+                        known_plain[seat] += plain_delta[card]
+                        known_ones[seat] += ones_delta[card]
+                        if move == MOVE_HAND:
+                            hand_plain[seat] -= plain_delta[card]
                 # the claim
                 if claim_count == 0:  # options: engine.claim_options
                     options = N_KINDS
@@ -559,6 +605,19 @@ def _play_games(
                     cell = np.int64(((mix64(state) >> _S32) * np.uint64(CLAIM_CELLS)) >> _S32)
                     row = (claim & KIND_MASK) + (CLAIM_ROW_AT_CAP if claim >= cap_claim else 0)
                     claim = (claim & ~KIND_MASK) + CLAIM_STEP[row, cell]
+                elif code == CAUTIOUS and packed:  # a legal claim by construction
+                    count, kind = cautious_claim(
+                        known_plain[seat],
+                        known_ones[seat],
+                        deck_plain - revealed_plain - known_plain[seat] - hand_plain[seat],
+                        pile_len,
+                        claim_count,
+                        (claim & KIND_MASK) if claim_count > 0 else -1,
+                        claim_cap,
+                    )
+                    if count == 0:  # no legal claim: only at a forced doubt, never here
+                        return ILLEGAL_CLAIM
+                    claim = (count << CLAIM_BITS) + kind
                 else:
                     if card != NO_CARD:  # the player's view after its move
                         my_known[card] += 1
@@ -625,6 +684,7 @@ def _play_games(
                     player -= players
                 while hand_len[player] < hand_size:
                     hands[player, hand_len[player]] = deck[draw_top]
+                    hand_plain[player] += plain_delta[deck[draw_top]]
                     hand_len[player] += 1
                     draw_top += 1
             round_index += 1
