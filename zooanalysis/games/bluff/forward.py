@@ -364,7 +364,7 @@ def strategy_step(rules, state, codes, params, stream, work, known, unseen, move
     if state[S_PHASE] == PHASE_MOVE:
         n = legal_moves(rules, state, moves)
         if n == 1 and moves[0] == MOVE_DOUBT:
-            apply_move(rules, state, MOVE_DOUBT, -1)
+            apply_move(rules, state, np.int64(MOVE_DOUBT), np.int64(-1))
             return A_DOUBT
         move, index = choose_move(
             codes[seat], params[seat], state[hand:hand + rules[R_HAND]], hand_size, known,
@@ -539,16 +539,16 @@ def apply_action(rules, state, action, stream):
         claim = action - A_CLAIM
         apply_claim(rules, state, claim >> 3, claim & 7)
     elif action == A_DOUBT:
-        apply_move(rules, state, MOVE_DOUBT, -1)
+        apply_move(rules, state, np.int64(MOVE_DOUBT), np.int64(-1))
     elif action == A_DRAW:
-        apply_move(rules, state, MOVE_DRAW, -1)
+        apply_move(rules, state, np.int64(MOVE_DRAW), np.int64(-1))
     elif action == A_NONE:
-        apply_move(rules, state, MOVE_NONE, -1)
+        apply_move(rules, state, np.int64(MOVE_NONE), np.int64(-1))
     elif action == A_HAND_HIDDEN:
         size = state[o_hand_len(rules) + state[S_ACTOR]]
-        apply_move(rules, state, MOVE_HAND, below(stream, size))
+        apply_move(rules, state, np.int64(MOVE_HAND), below(stream, size))
     else:
-        apply_move(rules, state, MOVE_HAND, hand_index(rules, state, action - A_HAND))
+        apply_move(rules, state, np.int64(MOVE_HAND), hand_index(rules, state, action - A_HAND))
 
 
 @fm

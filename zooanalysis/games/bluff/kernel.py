@@ -432,7 +432,7 @@ def _play_games(
             # ---- one round ----
             plain = 0  # the pile (pile.py), when packed
             ones = 0
-            pile_len = 0
+            pile_len = np.int64(0)  # typed: choose_move compiles once, not also for Literal 0
             if per_type:
                 for card_type in range(N_CARD_TYPES):
                     pile_counts[card_type] = 0

@@ -27,10 +27,17 @@ decision_code = njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
 """How a strategy's entry points (``strategies.choose_move`` ...) are compiled: without numba's
 reference counting (``_nrt=False``), so they can allocate nothing. Counting references costs
 two atomic operations per array argument and call, which made up about 60 ns of every
-decision the kernel asked for (issue 13)."""
+decision the kernel asked for (issue 13).
+
+The ``bayes`` and ``stakes`` decisions (``strategies._bayes_move`` ...) are compiled so too,
+each on its own, and called from the dispatch: numba compiles every branch of a dispatch
+whatever the lineup, and with every strategy inlined into it one signature of
+``choose_move`` took some 75 CPU-s to compile (the kernel, the reference engine and the
+forward model each compile their own). A call costs a few ns against the hundreds a bayes
+decision takes; ``cautious``, ``aggressive`` and ``random`` stay inlined."""
 inlined = njit(cache=True, nogil=True, error_model="numpy", _nrt=False, inline="always")
-"""How the pieces of a decision are compiled: as ``decision_code``, inlined where they are
-called (a call passes every array as a dozen words; a bayes decision makes dozens)."""
+"""How the small pieces of a decision are compiled: as ``decision_code``, inlined where they
+are called (a call passes every array as a dozen words; a bayes decision makes dozens)."""
 
 _TAIL_LIMIT = 8.0
 _TAIL_STEPS_PER_UNIT = 1024

@@ -281,7 +281,7 @@ def random_claim(claim_count, claim_kind, claim_cap, rng):
     animal of a uniformly random kind; at the claim cap always the same count and a bigger
     kind (the engine forces a doubt when there is none).
     """
-    return claim_for_cell(claim_count, claim_kind, claim_cap, below(rng, CLAIM_CELLS))
+    return claim_for_cell(claim_count, claim_kind, claim_cap, below(rng, np.int64(CLAIM_CELLS)))
 
 
 MOVE_ROW_FIRST = 4
@@ -361,7 +361,7 @@ DRAW_EQUAL_SLOTS = 16
 DRAW_BOTH_SLOTS = 18
 
 
-@inlined
+@decision_code
 def _bayes_move(
     params, hand, hand_size, known, unseen, pile_size, draw_size, claim_count, claim_kind, cap, work
 ):
@@ -532,7 +532,7 @@ def _bayes_claim_from_beliefs(params, claim_count, claim_kind, cap, unknown, tot
     return best_count, best_kind
 
 
-@inlined
+@decision_code
 def _bayes_claim(params, known, unseen, pile_size, claim_count, claim_kind, cap, rng, work):
     unknown = _unknown_pile_cards(known, pile_size)
     total_unseen = _bayes_beliefs(known, unseen, unknown, work)
@@ -541,7 +541,7 @@ def _bayes_claim(params, known, unseen, pile_size, claim_count, claim_kind, cap,
     )
 
 
-@inlined
+@decision_code
 def _bayes_claim_after(
     params, known, unseen, pile_size, claim_count, claim_kind, cap, rng, work, move, card
 ):
@@ -668,7 +668,7 @@ def _stakes_beliefs(params, known, unseen, unknown, table, work):
     return total_unseen
 
 
-@inlined
+@decision_code
 def _stakes_move(
     params, hand, hand_size, known, unseen, pile_size, draw_size, claim_count, claim_kind, cap,
     table, work,
@@ -699,7 +699,7 @@ def _stakes_claim_from_beliefs(
     return count, kind
 
 
-@inlined
+@decision_code
 def _stakes_claim(params, known, unseen, pile_size, claim_count, claim_kind, cap, rng, work,
                   table):
     unknown = _unknown_pile_cards(known, pile_size)
@@ -709,7 +709,7 @@ def _stakes_claim(params, known, unseen, pile_size, claim_count, claim_kind, cap
     )
 
 
-@inlined
+@decision_code
 def _stakes_claim_after(
     params, known, unseen, pile_size, claim_count, claim_kind, cap, rng, work, table, move, card
 ):

@@ -427,8 +427,8 @@ def _play_batch(
                     side = side_of[seat]
                     n_legal = _legal_options(done, side, bid, repick_row, opt_row, legal)
                     if bidder < 0:
-                        first_amount = 0
-                        n_amounts = 1
+                        first_amount = np.int64(0)  # typed, not literals: choose_pick
+                        n_amounts = np.int64(1)  # and its callees compile once
                     else:
                         first_amount = debt + step
                         n_amounts = (max_debt - debt) // step if first_amount <= max_debt else 0
@@ -437,7 +437,7 @@ def _play_batch(
                     else:  # pass, or any option at any debt (engine.picking_phase)
                         decided += count_decision(1 + n_legal * n_amounts, decision_options)
                         if codes[seat] == RANDOM:  # the same function choose_pick calls
-                            index, amount = random_pick(n_legal, n_amounts, False, stream)
+                            index, amount = random_pick(n_legal, n_amounts, np.bool_(False), stream)
                         else:
                             if not ready[seat]:
                                 way_values(_faces(hands, seat), count_faces(hands[seat, copies]),
@@ -447,9 +447,9 @@ def _play_batch(
                                 ready[seat] = True
                             index, amount = choose_pick(
                                 codes[seat], params, seat, legal, n_legal, n_amounts,
-                                first_amount, False, 0, values[seat], base, base_row, opt_way,
-                                opt_row, row_value, side, sides, done, score, place_points,
-                                avoid, stream,
+                                first_amount, np.bool_(False), np.int64(0), values[seat],
+                                base, base_row, opt_way, opt_row, row_value, side, sides, done,
+                                score, place_points, avoid, stream,
                             )  # fmt: skip
                         if index == PASS:
                             passed[seat] = True
@@ -474,7 +474,7 @@ def _play_batch(
                 if everyone:
                     break
                 seat = _next(seat, players)
-            offer = 0
+            offer = np.int64(0)
             if bidder >= 0:
                 how = BET if debt > 0 else UNCONTESTED
             else:
@@ -520,9 +520,9 @@ def _play_batch(
                                 continue
                             n_legal = _legal_options(done, asked_side, -1, repick_row, opt_row,
                                                      legal)  # fmt: skip
-                            decided += count_decision(2, decision_options)  # take it or not
+                            decided += count_decision(np.int64(2), decision_options)  # take it?
                             if codes[asked] == RANDOM:
-                                takes = below(stream, 2) == 1
+                                takes = below(stream, np.int64(2)) == 1
                             else:
                                 if not ready[asked]:
                                     way_values(_faces(hands, asked),
@@ -549,7 +549,7 @@ def _play_batch(
                 n_legal = _legal_options(done, side, -1, repick_row, opt_row, legal)
                 decided += count_decision(n_legal, decision_options)  # the forced pick
                 if codes[bidder] == RANDOM:
-                    index, amount = random_pick(n_legal, 1, True, stream)
+                    index, amount = random_pick(n_legal, np.int64(1), np.bool_(True), stream)
                 else:
                     if not ready[bidder]:
                         way_values(_faces(hands, bidder), count_faces(hands[bidder, copies]),
@@ -558,7 +558,8 @@ def _play_batch(
                                    values[bidder])  # fmt: skip
                         ready[bidder] = True
                     index, amount = choose_pick(
-                        codes[bidder], params, bidder, legal, n_legal, 1, 0, True, offer,
+                        codes[bidder], params, bidder, legal, n_legal, np.int64(1), np.int64(0),
+                        np.bool_(True), offer,
                         values[bidder], base, base_row, opt_way, opt_row, row_value, side,
                         sides, done, score, place_points, avoid, stream,
                     )  # fmt: skip
@@ -580,10 +581,10 @@ def _play_batch(
             # ---- the tricks ----
             for side in range(sides):
                 side_points[side] = 0
-            leader = declarer
+            leader = np.int64(declarer)
             for trick_index in range(tricks):
                 direction = direction_for_trick(start_direction, flip, trick_index)
-                led = NO_SUIT
+                led = np.int64(NO_SUIT)
                 seat = leader
                 for position in range(players):
                     faces = _faces(hands, seat)

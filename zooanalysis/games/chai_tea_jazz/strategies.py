@@ -269,7 +269,7 @@ def choose_accept(code, params, row, offer, legal, n_legal, values, base, base_r
                   stream) -> bool:
     """Passing the Barrel: whether to take the Barrel for ``offer`` points."""
     if code == RANDOM:
-        return below(stream, 2) == 1
+        return below(stream, np.int64(2)) == 1
     _, gain = best_option(code, params, row, legal, n_legal, -offer, values, base, base_row,
                           opt_way, opt_row, row_value, side, sides, done, score, place_points,
                           avoid)  # fmt: skip
@@ -446,10 +446,10 @@ def choose_card(code, params, row, hands, seat, legal, jokers, trick, n, led, tr
             else:
                 forgot &= ~face_bit(trick[position])
         face = heuristic_card(legal, jokers, trick, n, led, trump, order, direction, allies,
-                              players, leader, points, forgot, forgot_jokers, voids, False,
-                              jokers_strongest, ties)  # fmt: skip
+                              players, leader, points, forgot, forgot_jokers, voids,
+                              np.bool_(False), jokers_strongest, ties)  # fmt: skip
     else:
         face = heuristic_card(legal, jokers, trick, n, led, trump, order, direction, allies,
-                              players, leader, points, unseen, unseen_jokers, voids, True,
-                              jokers_strongest, ties)  # fmt: skip
+                              players, leader, points, unseen, unseen_jokers, voids,
+                              np.bool_(True), jokers_strongest, ties)  # fmt: skip
     return code_of_face(hands[seat], face)

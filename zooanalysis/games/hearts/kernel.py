@@ -151,8 +151,8 @@ def play_hand(
     heart_points = rules[R_HEART_POINTS]
     queen_points = rules[R_QUEEN_POINTS]
     jack_points = rules[R_JACK_POINTS]
-    dealt = 0
-    value = 0
+    dealt = np.int64(0)  # typed, not literals: hand_scores compiles once
+    value = np.int64(0)
     info[QUEEN_HOLDER] = -1
     tricks = 0
     for seat in range(players):
@@ -178,8 +178,8 @@ def play_hand(
     info[QUEEN_TAKER] = -1
     info[QUEEN_TRICK] = -1
     for trick in range(tricks):
-        led = NO_SUIT
-        best = -1
+        led = np.int64(NO_SUIT)  # typed, not literals: choose_card compiles once
+        best = np.int64(-1)
         winner = leader
         trick_points = 0
         trick_cards = 0

@@ -828,7 +828,7 @@ def _play_batch(
                             r, seat, no_shuffle, die, r_chosen, r_nchosen, r_rolled,
                             r_nrolled, seen, stream,
                         )
-                        decided += count_decision(2, t_options)
+                        decided += count_decision(np.int64(2), t_options)
                         c = codes[seat]
                         if c == RANDOM:
                             keep = 1 if random_coin(stream) else 0
@@ -884,7 +884,7 @@ def _play_batch(
                                 _find_winners(card, nb, types, animals, winners, wild_animals)
                                 winning = winners[r] == 1
                                 seat = r_seat[r]
-                                decided += count_decision(2, t_options)
+                                decided += count_decision(np.int64(2), t_options)
                                 if choose_reroll(codes[seat], winning, stream):
                                     r_rerolled[r] = 1
                                     r_shown[r] = _roll(
@@ -971,7 +971,7 @@ def _play_batch(
                         _remove_at(die, dlen, seat, position)
                         public[WILD_DOLPHIN] += 1
                         seen[seat, WILD_DOLPHIN] = 0
-                        _draw(seat, 1, die, dlen, pile, gs, no_shuffle, stream)
+                        _draw(seat, np.int64(1), die, dlen, pile, gs, no_shuffle, stream)
                 if gs[MARKET_N] >= market_cap:
                     return OVERFLOW
                 market[gs[MARKET_N]] = card_i
@@ -1021,7 +1021,7 @@ def _play_batch(
                     else:
                         t_ties[TIE_DISCARD] += 1
                         if can_first and can_second:
-                            decided += count_decision(2, t_options)
+                            decided += count_decision(np.int64(2), t_options)
                             if codes[active] == RANDOM:
                                 discarder = random_discarder(first, second, stream)
                             else:
@@ -1083,7 +1083,7 @@ def _play_batch(
                     points = card[POINTS]
                     refuse = False
                     if draw_instead:
-                        decided += count_decision(2, t_options)
+                        decided += count_decision(np.int64(2), t_options)
                         c = codes[receiver]
                         if c == RANDOM:
                             refuse = random_coin(stream)

@@ -496,7 +496,7 @@ def chance_among_winners(
     the card's :func:`winner_sets`."""
     table = work.table
     winner_sets(card, table[0, TABLE_SETS:])
-    return chance_among(table, 0, mixes, rollers, count, me, work)
+    return chance_among(table, np.int64(0), mixes, rollers, count, me, work)
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -671,12 +671,12 @@ def _everyone_value(
     players = sizes.shape[0]
     rollers = work.rollers
     rollers[0] = me
-    count = 1
+    count = np.int64(1)  # typed, not the literal 1: chance_among compiles once
     for q in range(players):
         if q != me:
             rollers[count] = q
             count += 1
-    return points * chance_among(tables, i, mixes, rollers, count, 0, work)
+    return points * chance_among(tables, i, mixes, rollers, count, np.int64(0), work)
 
 
 # --- random: small scalar functions (the kernel calls them directly, no arrays to count) ----
@@ -726,7 +726,7 @@ def random_subset(
 def random_coin(stream: np.ndarray) -> bool:
     """``random``'s yes/no choices (double_roll keep, wild fox reroll, draw instead): a fair
     coin, True for 1."""
-    return below(stream, 2) == 1
+    return below(stream, np.int64(2)) == 1
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -739,7 +739,7 @@ def random_index(count: np.int64, stream: np.ndarray) -> np.int64:
 @njit(cache=True, nogil=True, error_model="numpy")
 def random_discarder(first: np.int64, second: np.int64, stream: np.ndarray) -> np.int64:
     """``random``'s tie decision: a fair coin between the two tied battlers."""
-    return first if below(stream, 2) == 0 else second
+    return first if below(stream, np.int64(2)) == 0 else second
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -949,7 +949,7 @@ def greedy_rate(
                 tied |= np.int64(1) << q
             if everyone:
                 break  # everyone rolls: the opponent does not matter
-    count = 0  # the opponent: uniform among those tied (one draw, none for one)
+    count = np.int64(0)  # the opponent: uniform among those tied (one draw, none for one)
     for q in range(players):
         if (tied >> q) & 1:
             count += 1
@@ -997,7 +997,7 @@ def type_values(
     saved = work.saved
     for u in range(N_TYPES):
         saved[u] = mixes[me, u]
-    my_index = 0
+    my_index = np.int64(0)
     for r in range(count):
         if battlers[r] == me:
             my_index = r
@@ -1160,7 +1160,7 @@ def type_values_at(
     when three or more roll): with one opponent each value is the opponent's chances summed
     over the types I beat (and tie, when a tie is mine) in :func:`chance_to_get`'s order
     (the same float)."""
-    my_index = 0
+    my_index = np.int64(0)
     for r in range(count):
         if battlers[r] == me:
             my_index = r
@@ -1367,7 +1367,7 @@ def choose_switch(
         return random_index(market_count, stream)
     mixes = work.mixes
     fill_mixes(me, my_die, sizes, seen, unseen, mixes)
-    my_index = 0
+    my_index = np.int64(0)
     for r in range(count):
         if battlers[r] == me:
             my_index = r
