@@ -128,7 +128,7 @@ BENCHMARKS = (
         ("random,random,random,random", "safe,bold,safe,bold"),
         (0.25, 0.1),
         ("1e6",),
-        unit="one game = a match to 100 points, about 11 hands",
+        unit="one game = a match to 100 points, about 8-11 hands",
         also_per="hands",
     ),
     GameBenchmarks(
