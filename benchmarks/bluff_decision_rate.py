@@ -81,7 +81,7 @@ def main() -> None:
         dtype=np.int64,
     )
     arrays = (
-        corpus["hand"].astype(np.int8),
+        corpus["hand"].astype(np.int64),
         corpus["hand_size"].astype(np.int64),
         corpus["known"].astype(np.int64),
         corpus["unseen"].astype(np.int64),

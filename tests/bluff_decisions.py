@@ -174,7 +174,10 @@ def save(decisions: list[Decision], path: Path = CORPUS) -> None:
 def load(path: Path = CORPUS) -> dict[str, np.ndarray]:
     """The corpus's column arrays (see :func:`save`)."""
     with np.load(path) as data:
-        return {key: data[key] for key in data.files}
+        columns = {key: data[key] for key in data.files}
+    # hands are stored compactly; the strategies take int64 hands (one compiled signature)
+    columns["hand"] = columns["hand"].astype(np.int64)
+    return columns
 
 
 if __name__ == "__main__":

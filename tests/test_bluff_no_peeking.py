@@ -315,7 +315,7 @@ def situations(draw):
     hand_size = draw(st.integers(0, 6))
     hand = np.asarray(
         draw(st.lists(st.integers(0, N_CARD_TYPES - 1), min_size=hand_size, max_size=hand_size)),
-        dtype=np.int8,
+        dtype=np.int64,
     )
     known = np.asarray(
         draw(st.lists(st.integers(0, 2), min_size=N_CARD_TYPES, max_size=N_CARD_TYPES)),

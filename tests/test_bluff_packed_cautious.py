@@ -112,7 +112,7 @@ def random_view(generator: np.random.Generator):
     hand_size = int(generator.integers(0, 6))
     known_cards = int(generator.integers(0, 9))
     revealed = int(generator.integers(0, 40))
-    hand = np.zeros(10, dtype=np.int8)
+    hand = np.zeros(10, dtype=np.int64)
     hand[:hand_size] = deck[:hand_size]
     known = np.bincount(deck[hand_size : hand_size + known_cards], minlength=N_CARD_TYPES)
     seen = deck[: hand_size + known_cards + revealed]

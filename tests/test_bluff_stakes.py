@@ -149,7 +149,7 @@ def test_bluffing_is_mixed_with_one_random_draw_per_claim():
 def test_reading_claims_can_make_a_claim_credible():
     """Three mice claimed on a pile of three cards, all placed from opponents' hands with
     mouse claims: read at weight 1 the claim is doubted, read at weight 20 it is believed."""
-    hand = np.array([ELEPHANT_1] * 5, dtype=np.int8)
+    hand = np.array([ELEPHANT_1] * 5, dtype=np.int64)
     known = np.zeros(N_CARD_TYPES, dtype=np.int64)
     unseen = np.array([5] * 15 + [6, 6, 6, 6, 8], dtype=np.int64)
     unseen[ELEPHANT_1] -= 5

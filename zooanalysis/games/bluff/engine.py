@@ -150,7 +150,7 @@ class BuiltinStrategy:
         move, index = choose_move(
             strategy_code(self.player),
             strategy_params(self.player),
-            np.asarray(observation.hand, dtype=np.int8),
+            np.asarray(observation.hand, dtype=np.int64),
             len(observation.hand),
             known,
             unseen,

@@ -283,7 +283,7 @@ def _play_batch(
         np.zeros(players, dtype=np.int64),  # scores
         np.zeros(1, dtype=np.uint64),  # stream
         np.zeros((WORKSPACE_ROWS, N_KINDS), dtype=np.float64),  # work
-        np.zeros(hand_size, dtype=np.int8),  # my_hand
+        np.zeros(hand_size, dtype=np.int64),  # my_hand: the dtype every caller of choose_move uses
         np.zeros(N_CARD_TYPES, dtype=np.int64),  # my_known
         np.zeros(params.shape[1], dtype=np.float64),  # my_params
         np.zeros(claims.shape, dtype=np.int32),  # claim_cells
