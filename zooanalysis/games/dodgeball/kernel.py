@@ -212,7 +212,7 @@ def weakest_per_suit(mask, order) -> np.uint64:
     for the two orders Dodgeball uses: aces low, the lowest rank; aces high, the lowest rank
     but the ace (unless the ace is alone)."""
     if order != NUMERIC and order != ACES_HIGH:
-        return weakest_of_each_suit(mask, order, UP)
+        return weakest_of_each_suit(mask, order, np.int64(UP))
     out = EMPTY
     for suit in range(N_SUITS):
         lane = mask & SUIT_FACES[suit]
@@ -687,7 +687,7 @@ def play_round(
 
     # ---- tricks ----
     leader = start
-    trick_index = 0
+    trick_index = np.int64(0)
     while True:
         # timeouts: each player asked once, in play order from the leader
         if nums[S_TIMEOUTS] > 0 or nums[S_TIMEOUTS + 1] > 0:
@@ -919,7 +919,7 @@ def play_round(
                     nums[S_FACE_DOWN_STARS + team] = 0
 
         # ---- play the trick: must not follow any suit already in it ----
-        played = 0
+        played = np.int64(0)
         for position in range(SEATS):
             seat = (leader + position) & 3
             hand, stars = cards[C_HAND + seat], nums[S_STARS + seat]
@@ -1002,7 +1002,7 @@ def play_round(
                     n = count_faces(np.uint64(suits)) * n_ranks
                     decision_options[min(n, top_bin)] += 1
                     decided += n > 1
-                elif not _holds(legal, 0, card) or not (
+                elif not _holds(legal, np.int64(0), card) or not (
                     declared == card or (ringers != 0 and card & 15 == 0 and declared == card + 14)
                 ):
                     out[O_STATUS] = ILLEGAL
@@ -1156,7 +1156,7 @@ def play_round(
                             view,
                             extra,
                         )
-                    if not _holds(choices, 0, card):
+                    if not _holds(choices, np.int64(0), card):
                         out[O_STATUS] = ILLEGAL
                         return state
                 if extra[C_HAND + bencher, card] > 0:  # a further copy
@@ -1405,7 +1405,7 @@ def _play_batch(
         state = mix64(np.uint64(batch_seed) ^ mix64(np.uint64(first_game + game) + _GOLDEN))
         nums[S_POINTS] = 0
         nums[S_POINTS + 1] = 0
-        start = 0
+        start = np.int64(0)
         rounds = 0
         tricks = 0
         last_leader, lead_changes = -1, 0

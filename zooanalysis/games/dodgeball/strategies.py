@@ -286,7 +286,7 @@ def random_choice_state(kind, hand, allstars, legal, declarable, bench, bench_al
         return (nth_card(hand, allstars, k // n_dummy),
                 nth_card(dummy, dummy_allstars, k % n_dummy), state)
     if kind == CALL_TIMEOUT:
-        k, state = draw(state, 2)
+        k, state = draw(state, np.int64(2))
         return k, -1, state
     if kind == TIMEOUT_PLACE:
         k, state = draw(state, 1 + card_count(hand, allstars))
@@ -306,14 +306,14 @@ def random_choice_state(kind, hand, allstars, legal, declarable, bench, bench_al
             return (JOKER, nth_suit(declarable, m // n_ranks) * 16 + nth_rank(ranks, m % n_ranks),
                     state)
         if ringers != 0 and card & 15 == 0:
-            m, state = draw(state, 2)
+            m, state = draw(state, np.int64(2))
             return card, card + 14 * m, state
         return card, card, state
     if kind == HIT_BENCH:
         k, state = draw(state, count_faces(choices))
         return nth_face(choices, k), -1, state
     if kind == BLOCK_LEADER:
-        k, state = draw(state, 2)
+        k, state = draw(state, np.int64(2))
         return k, -1, state
     # BRING_BACK
     k, state = draw(state, 2 * card_count(bench, bench_allstars))
