@@ -376,7 +376,7 @@ def _play_batch(
                 score[side, row] = 0
                 order[side, row] = -1
                 pad_debt[side, row] = 0
-        barrel = 0
+        barrel = np.int64(0)
         certain_after = total_rounds
         sure = -1
         decided = 0  # real decisions this game (zooanalysis.decisions)
@@ -482,10 +482,12 @@ def _play_batch(
                 how = FORCED
                 if passing:
                     holder_side = side_of[barrel]
-                    offered = 0
+                    offered = np.int64(0)
                     while offered + step <= max_debt:
                         n_amounts = (max_debt - offered) // step
-                        n_legal = _legal_options(done, holder_side, -1, repick_row, opt_row, legal)
+                        n_legal = _legal_options(
+                            done, holder_side, np.int64(-1), repick_row, opt_row, legal
+                        )
                         decided += count_decision(1 + n_amounts, decision_options)  # or give up
                         if codes[barrel] == RANDOM:  # the same draw choose_offer makes
                             r = below(stream, 2 * n_amounts)
@@ -518,8 +520,9 @@ def _play_batch(
                             asked_side = side_of[asked]
                             if asked_side == holder_side or left[asked_side] == 0:
                                 continue
-                            n_legal = _legal_options(done, asked_side, -1, repick_row, opt_row,
-                                                     legal)  # fmt: skip
+                            n_legal = _legal_options(
+                                done, asked_side, np.int64(-1), repick_row, opt_row, legal
+                            )  # fmt: skip
                             decided += count_decision(np.int64(2), decision_options)  # take it?
                             if codes[asked] == RANDOM:
                                 takes = below(stream, np.int64(2)) == 1
@@ -546,7 +549,7 @@ def _play_batch(
                             offer = offered
                             break
                 side = side_of[bidder]
-                n_legal = _legal_options(done, side, -1, repick_row, opt_row, legal)
+                n_legal = _legal_options(done, side, np.int64(-1), repick_row, opt_row, legal)
                 decided += count_decision(n_legal, decision_options)  # the forced pick
                 if codes[bidder] == RANDOM:
                     index, amount = random_pick(n_legal, np.int64(1), np.bool_(True), stream)
@@ -598,7 +601,7 @@ def _play_batch(
                             card = random_card(hands, seat, allowed, stream)
                     else:
                         jokers = count_faces(hands[seat, copies])
-                        allies = 0
+                        allies = np.int64(0)
                         mine = side_of[seat] == declaring
                         for other_position in range(players):
                             other = leader + other_position
