@@ -216,7 +216,7 @@ def _worst_row_swing(row, leader, other, sides, done, score, order, avoid, place
     worst = -_LATE
     for index in range(perms.shape[0]):
         consistent = True
-        previous = -1
+        previous = np.int64(-1)
         gain_leader = 0
         gain_other = 0
         for place in range(sides):
@@ -417,7 +417,7 @@ def _play_batch(
             for seat in range(players):
                 passed[seat] = left[side_of[seat]] == 0
             bidder = -1
-            bid = -1
+            bid = np.int64(-1)
             debt = 0
             first_option = -1
             first_picker = -1
@@ -883,7 +883,7 @@ def _outcome(standings, finished, sides):
     best = standings[0]
     for side in range(1, sides):
         best = max(best, standings[side])
-    winner = -1
+    winner = np.int64(-1)
     tied = 0
     for side in range(sides):
         if standings[side] == best:
