@@ -221,7 +221,8 @@ def _play_batch(
             clocks[seat] -= now - starts[d]
             starts[d] = now
             if phases[d] == LEAD and meld_count(
-                hands[seat], NONE, 0, -1, min_run, longer_ok, _singles_ok(seat, delayed, holders)
+                hands[seat], np.int64(NONE), np.int64(0), np.int64(-1), min_run, longer_ok,
+                _singles_ok(seat, delayed, holders),
             ) == 0:  # engine.become_stuck: the partner took the Singles Allowed card
                 phases[d] = STUCK
                 due[d] = now + clocks[seat]
@@ -250,7 +251,10 @@ def _play_batch(
                 other = 1 - d
                 if phases[other] == STUCK and mover[other] == partner:
                     singles_ok = _singles_ok(partner, delayed, holders)
-                    if meld_count(hands[partner], NONE, 0, -1, min_run, longer_ok, singles_ok):
+                    if meld_count(
+                        hands[partner], np.int64(NONE), np.int64(0), np.int64(-1), min_run,
+                        longer_ok, singles_ok,
+                    ):
                         clocks[partner] -= now - starts[other]
                         _start_turn(
                             other, partner, LEAD, now, hands, clocks, mover, phases, starts,

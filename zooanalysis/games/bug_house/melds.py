@@ -214,7 +214,8 @@ def walk_melds(hand, top_kind, top_len, top_high, min_run, longer_ok, singles_ok
 @njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def meld_count(hand, top_kind, top_len, top_high, min_run, longer_ok, singles_ok) -> int:
     """The number of legal melds (see :func:`walk_melds`)."""
-    return walk_melds(hand, top_kind, top_len, top_high, min_run, longer_ok, singles_ok, -1)[0]
+    every = np.int64(-1)  # typed: a bare -1 is a numba type of its own (compile time)
+    return walk_melds(hand, top_kind, top_len, top_high, min_run, longer_ok, singles_ok, every)[0]
 
 
 @njit(cache=True, nogil=True, error_model="numpy", inline="always")

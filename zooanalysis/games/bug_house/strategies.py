@@ -212,7 +212,8 @@ def stated_need(hand, min_run) -> np.uint64:
     ``min_run`` cards with cards of its hand (some window of ``min_run`` ranks holding the
     card in which the hand holds every other rank of that suit)."""
     h = np.uint64(hand)
-    a, b, c, d = _lane(h, 0), _lane(h, 1), _lane(h, 2), _lane(h, 3)
+    a, b = _lane(h, np.int64(0)), _lane(h, np.int64(1))
+    c, d = _lane(h, np.int64(2)), _lane(h, np.int64(3))
     two_or_more = (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)
     once = (a | b | c | d) & ~two_or_more
     need = _ZERO
@@ -345,11 +346,11 @@ def lead_meld(code, hand, min_run, singles_ok):
             low = lowest_face(run) & 15
             return run, RUN, length, low + length - 1
     else:
-        run, suit, start = lowest_run(hand, min_run, -1, RANKS)
+        run, suit, start = lowest_run(hand, min_run, np.int64(-1), np.int64(RANKS))
         if suit >= 0:
             length = extend_run(hand, suit, start, min_run)
             return run_mask(suit, start, length), RUN, length, start + length - 1
-    pair, rank = lowest_pair(hand, -1, RANKS)
+    pair, rank = lowest_pair(hand, np.int64(-1), np.int64(RANKS))
     if rank >= 0:
         return pair, PAIR, 2, rank
     if singles_ok:

@@ -92,8 +92,9 @@ def hand_value(faces, jokers, trump, order, direction, flip, deck_faces, points,
         value = direction_value(faces, jokers, trump, order, direction, deck_faces, points,
                                 other_points)  # fmt: skip
     else:
-        up = direction_value(faces, jokers, trump, order, UP, deck_faces, points, other_points)
-        down = direction_value(faces, jokers, trump, order, DOWN, deck_faces, points,
+        up = direction_value(faces, jokers, trump, order, np.int64(UP), deck_faces, points,
+                             other_points)  # fmt: skip
+        down = direction_value(faces, jokers, trump, order, np.int64(DOWN), deck_faces, points,
                                other_points)  # fmt: skip
         value = 0.5 * (up + down)
     return value + partner_points

@@ -216,7 +216,7 @@ def _worst_row_swing(row, leader, other, sides, done, score, order, avoid, place
     worst = -_LATE
     for index in range(perms.shape[0]):
         consistent = True
-        previous = -1
+        previous = np.int64(-1)
         gain_leader = 0
         gain_other = 0
         for place in range(sides):
@@ -376,7 +376,7 @@ def _play_batch(
                 score[side, row] = 0
                 order[side, row] = -1
                 pad_debt[side, row] = 0
-        barrel = 0
+        barrel = np.int64(0)
         certain_after = total_rounds
         sure = -1
         decided = 0  # real decisions this game (zooanalysis.decisions)
@@ -417,7 +417,7 @@ def _play_batch(
             for seat in range(players):
                 passed[seat] = left[side_of[seat]] == 0
             bidder = -1
-            bid = -1
+            bid = np.int64(-1)
             debt = 0
             first_option = -1
             first_picker = -1
@@ -482,10 +482,12 @@ def _play_batch(
                 how = FORCED
                 if passing:
                     holder_side = side_of[barrel]
-                    offered = 0
+                    offered = np.int64(0)
                     while offered + step <= max_debt:
                         n_amounts = (max_debt - offered) // step
-                        n_legal = _legal_options(done, holder_side, -1, repick_row, opt_row, legal)
+                        n_legal = _legal_options(
+                            done, holder_side, np.int64(-1), repick_row, opt_row, legal
+                        )
                         decided += count_decision(1 + n_amounts, decision_options)  # or give up
                         if codes[barrel] == RANDOM:  # the same draw choose_offer makes
                             r = below(stream, 2 * n_amounts)
@@ -518,8 +520,9 @@ def _play_batch(
                             asked_side = side_of[asked]
                             if asked_side == holder_side or left[asked_side] == 0:
                                 continue
-                            n_legal = _legal_options(done, asked_side, -1, repick_row, opt_row,
-                                                     legal)  # fmt: skip
+                            n_legal = _legal_options(
+                                done, asked_side, np.int64(-1), repick_row, opt_row, legal
+                            )  # fmt: skip
                             decided += count_decision(np.int64(2), decision_options)  # take it?
                             if codes[asked] == RANDOM:
                                 takes = below(stream, np.int64(2)) == 1
@@ -546,7 +549,7 @@ def _play_batch(
                             offer = offered
                             break
                 side = side_of[bidder]
-                n_legal = _legal_options(done, side, -1, repick_row, opt_row, legal)
+                n_legal = _legal_options(done, side, np.int64(-1), repick_row, opt_row, legal)
                 decided += count_decision(n_legal, decision_options)  # the forced pick
                 if codes[bidder] == RANDOM:
                     index, amount = random_pick(n_legal, np.int64(1), np.bool_(True), stream)
@@ -598,7 +601,7 @@ def _play_batch(
                             card = random_card(hands, seat, allowed, stream)
                     else:
                         jokers = count_faces(hands[seat, copies])
-                        allies = 0
+                        allies = np.int64(0)
                         mine = side_of[seat] == declaring
                         for other_position in range(players):
                             other = leader + other_position
@@ -880,7 +883,7 @@ def _outcome(standings, finished, sides):
     best = standings[0]
     for side in range(1, sides):
         best = max(best, standings[side])
-    winner = -1
+    winner = np.int64(-1)
     tied = 0
     for side in range(sides):
         if standings[side] == best:

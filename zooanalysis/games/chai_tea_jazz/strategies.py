@@ -257,7 +257,7 @@ def choose_offer(code, params, row, n_amounts, offered, legal, n_legal, values, 
         return PASS if r < n_amounts else r - n_amounts
     if offered > 0:
         return PASS
-    _, gain = best_option(code, params, row, legal, n_legal, 0.0, values, base, base_row,
+    _, gain = best_option(code, params, row, legal, n_legal, np.int64(0), values, base, base_row,
                           opt_way, opt_row, row_value, side, sides, done, score, place_points,
                           avoid)  # fmt: skip
     return 0 if gain < params[row, OFFER_AT] else PASS

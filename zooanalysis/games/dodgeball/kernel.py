@@ -212,7 +212,7 @@ def weakest_per_suit(mask, order) -> np.uint64:
     for the two orders Dodgeball uses: aces low, the lowest rank; aces high, the lowest rank
     but the ace (unless the ace is alone)."""
     if order != NUMERIC and order != ACES_HIGH:
-        return weakest_of_each_suit(mask, order, UP)
+        return weakest_of_each_suit(mask, order, np.int64(UP))
     out = EMPTY
     for suit in range(N_SUITS):
         lane = mask & SUIT_FACES[suit]
@@ -352,8 +352,9 @@ def _heuristic(
 ):
     """A built-in heuristic's decision for ``seat``, from what its player may know
     (the arrays of ``engine.Observation.arrays``; few array arguments, see
-    :func:`play_round`). Callers pass ``kind`` as ``np.int64``: a bare constant is a type of
-    its own to numba, which compiled this and ``dodger_decision`` once per kind."""
+    :func:`play_round`). Callers pass ``kind`` and every other scalar typed (``np.int64``,
+    never a bare ``0`` or ``SEATS``, nor the int8 suit set): a bare constant is a type of its
+    own to numba, which compiled this and ``dodger_decision`` once per combination."""
     team = seat & 1
     masks[HAND] = cards[C_HAND + seat]
     masks[LEGAL] = legal
@@ -460,7 +461,7 @@ def play_round(
             decision_options[min(n, top_bin)] += 1
             decided += n > 1
             if n == 1:
-                card = nth_card(hand, stars, 0)
+                card = nth_card(hand, stars, np.int64(0))
             else:
                 if code == RANDOM:
                     card, _, state = random_choice_state(
@@ -468,12 +469,12 @@ def play_round(
                         hand,
                         stars,
                         EMPTY,
-                        0,
+                        np.int64(0),
                         EMPTY,
-                        0,
+                        np.int64(0),
                         EMPTY,
                         EMPTY,
-                        0,
+                        np.int64(0),
                         ringers,
                         ranks,
                         state,
@@ -493,13 +494,13 @@ def play_round(
                         trick[1],
                         trick[2],
                         trick[3],
-                        0,
-                        0,
+                        np.int64(0),
+                        np.int64(0),
                         EMPTY,
-                        0,
+                        np.int64(0),
                         EMPTY,
                         EMPTY,
-                        0,
+                        np.int64(0),
                         masks,
                         view,
                         extra,
@@ -542,7 +543,7 @@ def play_round(
                 decision_options[min(n, top_bin)] += 1
                 decided += n > 1
                 if n == 1:
-                    card = nth_card(hand, stars, 0)
+                    card = nth_card(hand, stars, np.int64(0))
                 else:
                     if code == RANDOM:
                         card, _, state = random_choice_state(
@@ -550,12 +551,12 @@ def play_round(
                             hand,
                             stars,
                             EMPTY,
-                            0,
+                            np.int64(0),
                             EMPTY,
-                            0,
+                            np.int64(0),
                             EMPTY,
                             EMPTY,
-                            0,
+                            np.int64(0),
                             ringers,
                             ranks,
                             state,
@@ -575,13 +576,13 @@ def play_round(
                             trick[1],
                             trick[2],
                             trick[3],
-                            0,
-                            0,
+                            np.int64(0),
+                            np.int64(0),
                             EMPTY,
-                            0,
+                            np.int64(0),
                             EMPTY,
                             EMPTY,
-                            0,
+                            np.int64(0),
                             masks,
                             view,
                             extra,
@@ -633,9 +634,9 @@ def play_round(
                         hand,
                         stars,
                         EMPTY,
-                        0,
+                        np.int64(0),
                         EMPTY,
-                        0,
+                        np.int64(0),
                         EMPTY,
                         dummy_hand,
                         dummy_stars,
@@ -658,10 +659,10 @@ def play_round(
                         trick[1],
                         trick[2],
                         trick[3],
-                        0,
-                        0,
+                        np.int64(0),
+                        np.int64(0),
                         EMPTY,
-                        0,
+                        np.int64(0),
                         EMPTY,
                         dummy_hand,
                         dummy_stars,
@@ -686,7 +687,7 @@ def play_round(
 
     # ---- tricks ----
     leader = start
-    trick_index = 0
+    trick_index = np.int64(0)
     while True:
         # timeouts: each player asked once, in play order from the leader
         if nums[S_TIMEOUTS] > 0 or nums[S_TIMEOUTS + 1] > 0:
@@ -701,14 +702,14 @@ def play_round(
                     call, _, state = random_choice_state(
                         np.int64(CALL_TIMEOUT),
                         EMPTY,
-                        0,
+                        np.int64(0),
                         EMPTY,
-                        0,
+                        np.int64(0),
                         EMPTY,
-                        0,
+                        np.int64(0),
                         EMPTY,
                         EMPTY,
-                        0,
+                        np.int64(0),
                         ringers,
                         ranks,
                         state,
@@ -728,13 +729,13 @@ def play_round(
                         trick[1],
                         trick[2],
                         trick[3],
-                        0,
+                        np.int64(0),
                         trick_index,
                         EMPTY,
-                        0,
+                        np.int64(0),
                         EMPTY,
                         EMPTY,
-                        0,
+                        np.int64(0),
                         masks,
                         view,
                         extra,
@@ -762,12 +763,12 @@ def play_round(
                                 hand,
                                 stars,
                                 EMPTY,
-                                0,
+                                np.int64(0),
                                 bench,
                                 bench_stars,
                                 EMPTY,
                                 EMPTY,
-                                0,
+                                np.int64(0),
                                 ringers,
                                 ranks,
                                 state,
@@ -787,13 +788,13 @@ def play_round(
                                 trick[1],
                                 trick[2],
                                 trick[3],
-                                0,
+                                np.int64(0),
                                 trick_index,
                                 EMPTY,
-                                0,
+                                np.int64(0),
                                 EMPTY,
                                 EMPTY,
-                                0,
+                                np.int64(0),
                                 masks,
                                 view,
                                 extra,
@@ -843,7 +844,7 @@ def play_round(
                     decision_options[min(n, top_bin)] += 1
                     decided += n > 1
                     if n == 1:
-                        take = nth_card(bench, bench_stars, 0)
+                        take = nth_card(bench, bench_stars, np.int64(0))
                     else:
                         code = codes[seat % players]
                         if code == RANDOM:
@@ -852,12 +853,12 @@ def play_round(
                                 cards[C_HAND + seat],
                                 nums[S_STARS + seat],
                                 EMPTY,
-                                0,
+                                np.int64(0),
                                 bench,
                                 bench_stars,
                                 EMPTY,
                                 EMPTY,
-                                0,
+                                np.int64(0),
                                 ringers,
                                 ranks,
                                 state,
@@ -877,13 +878,13 @@ def play_round(
                                 trick[1],
                                 trick[2],
                                 trick[3],
-                                0,
+                                np.int64(0),
                                 trick_index,
                                 EMPTY,
-                                0,
+                                np.int64(0),
                                 EMPTY,
                                 EMPTY,
-                                0,
+                                np.int64(0),
                                 masks,
                                 view,
                                 extra,
@@ -918,7 +919,7 @@ def play_round(
                     nums[S_FACE_DOWN_STARS + team] = 0
 
         # ---- play the trick: must not follow any suit already in it ----
-        played = 0
+        played = np.int64(0)
         for position in range(SEATS):
             seat = (leader + position) & 3
             hand, stars = cards[C_HAND + seat], nums[S_STARS + seat]
@@ -950,12 +951,12 @@ def play_round(
                         hand,
                         stars,
                         legal,
-                        suits,
+                        np.int64(suits),
                         EMPTY,
-                        0,
+                        np.int64(0),
                         EMPTY,
                         EMPTY,
-                        0,
+                        np.int64(0),
                         ringers,
                         ranks,
                         state,
@@ -978,10 +979,10 @@ def play_round(
                         position,
                         trick_index,
                         legal,
-                        suits,
+                        np.int64(suits),
                         EMPTY,
                         EMPTY,
-                        0,
+                        np.int64(0),
                         masks,
                         view,
                         extra,
@@ -1001,7 +1002,7 @@ def play_round(
                     n = count_faces(np.uint64(suits)) * n_ranks
                     decision_options[min(n, top_bin)] += 1
                     decided += n > 1
-                elif not _holds(legal, 0, card) or not (
+                elif not _holds(legal, np.int64(0), card) or not (
                     declared == card or (ringers != 0 and card & 15 == 0 and declared == card + 14)
                 ):
                     out[O_STATUS] = ILLEGAL
@@ -1047,14 +1048,14 @@ def play_round(
                 choice, _, state = random_choice_state(
                     np.int64(BLOCK_LEADER),
                     EMPTY,
-                    0,
+                    np.int64(0),
                     EMPTY,
-                    0,
+                    np.int64(0),
                     EMPTY,
-                    0,
+                    np.int64(0),
                     EMPTY,
                     EMPTY,
-                    0,
+                    np.int64(0),
                     ringers,
                     ranks,
                     state,
@@ -1074,13 +1075,13 @@ def play_round(
                     trick[1],
                     trick[2],
                     trick[3],
-                    SEATS,
+                    np.int64(SEATS),
                     trick_index,
                     EMPTY,
-                    0,
+                    np.int64(0),
                     EMPTY,
                     EMPTY,
-                    0,
+                    np.int64(0),
                     masks,
                     view,
                     extra,
@@ -1119,12 +1120,12 @@ def play_round(
                             hand,
                             stars,
                             EMPTY,
-                            0,
+                            np.int64(0),
                             EMPTY,
-                            0,
+                            np.int64(0),
                             choices,
                             EMPTY,
-                            0,
+                            np.int64(0),
                             ringers,
                             ranks,
                             state,
@@ -1144,18 +1145,18 @@ def play_round(
                             trick[1],
                             trick[2],
                             trick[3],
-                            SEATS,
+                            np.int64(SEATS),
                             trick_index,
                             EMPTY,
-                            0,
+                            np.int64(0),
                             choices,
                             EMPTY,
-                            0,
+                            np.int64(0),
                             masks,
                             view,
                             extra,
                         )
-                    if not _holds(choices, 0, card):
+                    if not _holds(choices, np.int64(0), card):
                         out[O_STATUS] = ILLEGAL
                         return state
                 if extra[C_HAND + bencher, card] > 0:  # a further copy
@@ -1185,12 +1186,12 @@ def play_round(
                         cards[C_HAND + catcher],
                         nums[S_STARS + catcher],
                         EMPTY,
-                        0,
+                        np.int64(0),
                         bench,
                         bench_stars,
                         EMPTY,
                         EMPTY,
-                        0,
+                        np.int64(0),
                         ringers,
                         ranks,
                         state,
@@ -1210,13 +1211,13 @@ def play_round(
                         trick[1],
                         trick[2],
                         trick[3],
-                        SEATS,
+                        np.int64(SEATS),
                         trick_index,
                         EMPTY,
-                        0,
+                        np.int64(0),
                         EMPTY,
                         EMPTY,
-                        0,
+                        np.int64(0),
                         masks,
                         view,
                         extra,
@@ -1404,7 +1405,7 @@ def _play_batch(
         state = mix64(np.uint64(batch_seed) ^ mix64(np.uint64(first_game + game) + _GOLDEN))
         nums[S_POINTS] = 0
         nums[S_POINTS + 1] = 0
-        start = 0
+        start = np.int64(0)
         rounds = 0
         tricks = 0
         last_leader, lead_changes = -1, 0

@@ -235,7 +235,7 @@ def _worst_hand_card(hand, order) -> int:
     suit = _longest_suit(hand)
     if suit < 0 or _suit_size(hand, suit) < 2:
         return -1
-    return _extreme_of(hand & SUIT_FACES[suit], order, True)
+    return _extreme_of(hand & SUIT_FACES[suit], order, np.bool_(True))
 
 
 # --- random ---------------------------------------------------------------------------------
@@ -286,7 +286,7 @@ def random_choice_state(kind, hand, allstars, legal, declarable, bench, bench_al
         return (nth_card(hand, allstars, k // n_dummy),
                 nth_card(dummy, dummy_allstars, k % n_dummy), state)
     if kind == CALL_TIMEOUT:
-        k, state = draw(state, 2)
+        k, state = draw(state, np.int64(2))
         return k, -1, state
     if kind == TIMEOUT_PLACE:
         k, state = draw(state, 1 + card_count(hand, allstars))
@@ -306,14 +306,14 @@ def random_choice_state(kind, hand, allstars, legal, declarable, bench, bench_al
             return (JOKER, nth_suit(declarable, m // n_ranks) * 16 + nth_rank(ranks, m % n_ranks),
                     state)
         if ringers != 0 and card & 15 == 0:
-            m, state = draw(state, 2)
+            m, state = draw(state, np.int64(2))
             return card, card + 14 * m, state
         return card, card, state
     if kind == HIT_BENCH:
         k, state = draw(state, count_faces(choices))
         return nth_face(choices, k), -1, state
     if kind == BLOCK_LEADER:
-        k, state = draw(state, 2)
+        k, state = draw(state, np.int64(2))
         return k, -1, state
     # BRING_BACK
     k, state = draw(state, 2 * card_count(bench, bench_allstars))
@@ -391,7 +391,7 @@ def _dodger_play(hand, legal, allstars, declarable, ranks, ringers, order, n, fi
                 chosen, declared_as, chosen_score = face, high, score
     if allstars == 0 or declarable == 0:
         return chosen, declared_as
-    suit = nth_suit(declarable, 0)
+    suit = nth_suit(declarable, np.int64(0))
     if best >= 0 and n == 3 and (theirs or ours):
         match = -1
         for rank in range(16):
@@ -425,8 +425,8 @@ def _best_take(hand, bench, bench_allstars, order) -> int:
         return JOKER
     missing = _missing_suit_faces(hand, bench)
     if missing != EMPTY:
-        return _extreme_of(missing, order, False)
-    return _extreme_of(bench, order, False)
+        return _extreme_of(missing, order, np.bool_(False))
+    return _extreme_of(bench, order, np.bool_(False))
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -444,13 +444,13 @@ def dodger_decision(code, kind, params, masks, view):
         suit = _longest_suit(hand)
         if suit < 0:
             return JOKER, -1
-        return _extreme_of(hand & SUIT_FACES[suit], order, kind == SETUP_BENCH), -1
+        return _extreme_of(hand & SUIT_FACES[suit], order, np.bool_(kind == SETUP_BENCH)), -1
     if kind == DUMMY_EXCHANGE:
         give = _worst_hand_card(hand, order)
         take = _missing_suit_faces(hand, masks[DUMMY])
         if give < 0 or take == EMPTY or _suit_size(hand, give >> 4) < 3:
             return -1, -1
-        return give, _extreme_of(take, order, False)
+        return give, _extreme_of(take, order, np.bool_(False))
     bench, bench_allstars = masks[BENCH], view[BENCH_ALLSTARS]
     if kind == CALL_TIMEOUT:
         if code != COACH or allstars > 0:
@@ -482,8 +482,8 @@ def dodger_decision(code, kind, params, masks, view):
     if bench_allstars > 0:
         return JOKER, to_partner
     if to_partner == 0:
-        return _best_take(hand, bench, 0, order), 0
-    return _extreme_of(bench, order, False), 1
+        return _best_take(hand, bench, np.int64(0), order), 0
+    return _extreme_of(bench, order, np.bool_(False)), 1
 
 
 # --- dispatch -------------------------------------------------------------------------------
