@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from zooanalysis.field_analysis import field_arrays, meta_game
+from zooanalysis.separation import Estimate, versus
 
 RANDOM = "random"
 BOOTSTRAP = 200
@@ -122,8 +123,8 @@ def ladder_table(
                 "gain_ci_low": gain_low,
                 "gain_ci_high": gain_high,
                 "fair_share": 1.0 / game.seats,
-                "verdict": "gains" if gain_low > 0 else
-                ("loses" if gain_high < 0 else "no measurable difference"),
+                "verdict": rung_verdict(value - baseline, gain_low, gain_high, 0.0,
+                                        "no measurable difference"),
                 "n": _seat_games_against(game, seat_games.sum(axis=1), as_mix(upper), below),
                 "interval": "bootstrap",
             }
@@ -131,6 +132,14 @@ def ladder_table(
     if with_search and rungs is None and SEARCH_TABLE in field.table_names:
         rows.append(_search_row(field.table(SEARCH_TABLE), len(rows) + 1))
     return pd.DataFrame(rows)
+
+
+def rung_verdict(value: float, low: float, high: float, reference: float, level: str) -> str:
+    """A rung's verdict against ``reference``: ``gains`` or ``loses`` only when the interval
+    [``low``, ``high``] lies wholly above or below it (:func:`separation.versus`), else
+    ``level``."""
+    side = versus(Estimate("rung", value, low, high), reference)
+    return {1: "gains", -1: "loses", 0: level}[side]
 
 
 def _percentiles(draws: np.ndarray) -> tuple[float, float]:

@@ -29,7 +29,7 @@ import pandas as pd
 from zooanalysis.errors import SettingsError, UserError
 from zooanalysis.field_lineup import MIN_WEIGHT, uniforms
 from zooanalysis.ladder import SEARCH_TABLE as TABLE
-from zooanalysis.ladder import ladder_table
+from zooanalysis.ladder import ladder_table, rung_verdict
 from zooanalysis.outcome import share_unit, win_share_units
 from zooanalysis.strategy_spec import PlayerSpec, parse_player
 
@@ -251,7 +251,7 @@ def rung_table(
     wins = share_units / share_unit(seats)
     low, high = wilson_interval(wins, seat_games)
     fair = 1.0 / seats
-    verdict = "gains" if low > fair else "loses" if high < fair else "not separated"
+    verdict = rung_verdict(wins / seat_games, low, high, fair, "not separated")
     draws = {p.label: int(n) for p, n in zip(opponents.players, opponent_draws, strict=True)}
     return pd.DataFrame(
         [
