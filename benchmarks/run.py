@@ -57,6 +57,8 @@ class GameBenchmarks:
     """Module of the game's reference engine (``play_game(settings, players, seed, i)`` and
     ``lineup(text)``)."""
     kernel_lineups: tuple[str, ...]
+    """Lineups timed on the kernel (a) and the reference engine (c); :data:`DEFAULT` stands
+    for the game's registered default lineup."""
     kernel_share: tuple[float, ...]
     """Share of ``--kernel-games`` each kernel lineup plays (slow lineups play fewer)."""
     runs: tuple[str, ...]
