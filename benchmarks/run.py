@@ -36,7 +36,15 @@ import c_reference
 import numba
 import numpy as np
 import targets
-from targets import LoadProbe, Target, pairwise_ratios, run_label, spread, target_row
+from targets import (
+    LoadProbe,
+    Target,
+    median_of,
+    pairwise_ratios,
+    run_label,
+    spread,
+    target_row,
+)
 
 from zooanalysis.games import get_game
 from zooanalysis.storage import git_commit
@@ -507,7 +515,7 @@ def kernel_target_row(target: KernelTarget, kernel_games: int, runs: int) -> str
     print(f"targets: {name} ...", flush=True)
     probe = LoadProbe()
     rates = [kernel_rate(target.game, lineup, games, table=table) for _ in range(runs)]
-    how = f"CPU-time kernel rate, one core, {games:,} games a run, median of {runs} runs"
+    how = f"CPU-time kernel rate, one core, {games:,} games a run, {median_of(runs, 'run')}"
     return target_row(Target(name, target.rate, True, "games/s"), spread(rates), how, probe.stop())
 
 
@@ -529,7 +537,7 @@ def c_reference_target_row(kernel_games: int, runs: int, kept: dict) -> str | No
     ratios = pairwise_ratios(result.kernel_rates, result.reference_rates)
     how = (
         f"kernel / C reference CPU-time rates (one core, {result.games:,} games a run), "
-        f"median of {len(ratios)} alternating pairs"
+        + median_of(len(ratios), "alternating pair")
     )
     return target_row(Target(name, C_REFERENCE_RATIO, True, "x"), spread(ratios), how, load)
 
@@ -556,7 +564,7 @@ def wall_target_rows(zoosim: str, scratch: Path, default_runs: int, startup_runs
     played = f"{game.title}, the default lineup {game.default_lineup}"
     rows = []
     for games, limit, runs, what in (
-        ("1e6", DEFAULT_RUN_SECONDS, default_runs, "2 cores"),
+        ("1e6", DEFAULT_RUN_SECONDS, default_runs, "default run"),
         ("1000", STARTUP_SECONDS, startup_runs, "start-up"),
     ):
         name = f"{what}: `zoosim run --games {games}` ({played}): <= {limit} s wall, warm"
@@ -567,8 +575,8 @@ def wall_target_rows(zoosim: str, scratch: Path, default_runs: int, startup_runs
             for _ in range(runs)
         ]
         how = (
-            f"wall time of the whole process (`--no-progress --out` a fresh folder), median of "
-            f"{runs} runs after a warm-up run"
+            "wall time of the whole process (`--no-progress --out` a fresh folder), "
+            f"{median_of(runs, 'run')} after a warm-up run"
         )
         rows.append(target_row(Target(name, limit, False, "s"), spread(walls), how, probe.stop()))
     return rows
@@ -597,8 +605,8 @@ def jobs_target_row(zoosim: str, scratch: Path, pairs: int) -> str:
             walls[jobs].append(measure_command(command)[0])
     ratios = pairwise_ratios(walls["1"], walls["2"])
     how = (
-        "wall time of the whole process, `--jobs 1` / `--jobs 2`, median of "
-        f"{pairs} pairs run alternately, each to a fresh folder (`--jobs 1` "
+        "wall time of the whole process, `--jobs 1` / `--jobs 2`, "
+        f"{median_of(pairs, 'pair')} run alternately, each to a fresh folder (`--jobs 1` "
         + ", ".join(f"{w:.2f}" for w in walls["1"])
         + " s; `--jobs 2` "
         + ", ".join(f"{w:.2f}" for w in walls["2"])

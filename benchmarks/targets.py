@@ -96,6 +96,12 @@ def format_value(value: float, unit: str) -> str:
     return format_number(value, unit) + UNITS[unit][1]
 
 
+def median_of(count: int, what: str) -> str:
+    """How a value summarises ``count`` measurements: ``one run`` or ``median of 3 runs``
+    (``what``: the singular noun, e.g. ``run``, ``alternating pair``)."""
+    return f"one {what}" if count == 1 else f"median of {count} {what}s"
+
+
 @dataclass(frozen=True)
 class Load:
     """Other work on the machine while one row was measured."""

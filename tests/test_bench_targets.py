@@ -138,3 +138,9 @@ def test_labels_name_the_default_lineup() -> None:
         "Bluff in Zoo (b) zoosim run --game bluff --games 1e6, the default lineup cautious*4 "
         "(2 cores, warm)"
     )
+
+
+def test_how_names_the_count_of_measurements() -> None:
+    assert targets.median_of(1, "run") == "one run"
+    assert targets.median_of(3, "run") == "median of 3 runs"
+    assert targets.median_of(5, "alternating pair") == "median of 5 alternating pairs"
