@@ -7,12 +7,17 @@ Measured, never asserted, for every game in :data:`BENCHMARKS`:
     statistics are checked against each other;
 (b) wall time and peak memory of ``zoosim run --games N`` with numba's cache warm, memory
     summed over the whole process tree (Bluff in Zoo also at 1e7: memory must not grow);
-(c) the reference engine's games/s.
+(c) the reference engine's games/s;
+and then issue 13's targets (``measure_targets``), each against its threshold: kernel
+rates (median of several CPU-time runs), whole-process wall times of ``zoosim run`` (median
+of several) and the ``--jobs 2`` / ``--jobs 1`` ratio (median of alternating pairs), each
+with the other work on the machine while it ran. ``--only targets`` measures only those.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import shutil
@@ -30,12 +35,25 @@ from pathlib import Path
 import c_reference
 import numba
 import numpy as np
+import targets
+from targets import (
+    LoadProbe,
+    Target,
+    median_of,
+    pairwise_ratios,
+    run_label,
+    spread,
+    target_row,
+)
 
 from zooanalysis.games import get_game
 from zooanalysis.storage import git_commit
 from zooanalysis.strategy_spec import parse_lineup
 
 ROOT = Path(__file__).resolve().parent.parent
+DEFAULT = "default"
+"""In a benchmark's lineups: the game's registered default lineup (``Game.default_lineup``),
+read when measuring so that the row follows the game."""
 
 
 @dataclass(frozen=True)
@@ -47,6 +65,8 @@ class GameBenchmarks:
     """Module of the game's reference engine (``play_game(settings, players, seed, i)`` and
     ``lineup(text)``)."""
     kernel_lineups: tuple[str, ...]
+    """Lineups timed on the kernel (a) and the reference engine (c); :data:`DEFAULT` stands
+    for the game's registered default lineup."""
     kernel_share: tuple[float, ...]
     """Share of ``--kernel-games`` each kernel lineup plays (slow lineups play fewer)."""
     runs: tuple[str, ...]
@@ -82,12 +102,15 @@ BENCHMARKS = (
             "random,random,random,random",
             "greedy,greedy,greedy,greedy",
             "greedy,greedy,random,random",
+            "equilibrium*4",
         ),
-        (1.0, 0.05, 0.1),
+        (1.0, 0.05, 0.1, 0.05),
         ("1e6",),
         # equilibrium differs from greedy only where a die is reduced
+        kernel_settings_rows=(("equilibrium*4", 0.005, (("reduced_die", True),)),),
         scenario_lineups=(
             ("lucky-lions-everything.toml", "equilibrium,greedy,random,random", 0.005),
+            ("lucky-lions-everything.toml", "equilibrium*4", 0.005),
         ),
     ),
     GameBenchmarks(
@@ -107,8 +130,8 @@ BENCHMARKS = (
     GameBenchmarks(
         "zoology",
         "zooanalysis.games.zoology.engine",
-        ("bayes,bayes,bayes,bayes", "curious,curious,bayes,bayes"),
-        (0.01, 0.01),
+        ("bayes,bayes,bayes,bayes", "curious,curious,bayes,bayes", DEFAULT, "curious*4"),
+        (0.01, 0.01, 0.01, 0.01),
         ("1e5",),
         kernel_settings_rows=(
             ("bayes,bayes,bayes,bayes", 0.01, (("question_information", True),)),
@@ -180,6 +203,20 @@ def memory_total() -> str:
     return "unknown"
 
 
+def resolve_lineup(game_name: str, lineup: str) -> tuple[str, str]:
+    """A benchmark lineup (or :data:`DEFAULT`) as (the spec to play, the label for its row);
+    the label names the game's default lineup as such."""
+    default = get_game(game_name).default_lineup
+    spec = default if lineup == DEFAULT else lineup
+    return spec, targets.lineup_label(spec, default)
+
+
+def scenario_settings(scenario: str) -> dict:
+    """The ``[settings]`` table of a scenario file in ``simulations/``."""
+    with open(ROOT / "simulations" / scenario, "rb") as handle:
+        return tomllib.load(handle).get("settings", {})
+
+
 def kernel_rate(
     game_name: str, lineup: str, games: int, per: str = "", table: dict | None = None
 ) -> float:
@@ -197,8 +234,12 @@ def kernel_rate(
     return done / (time.process_time() - start)
 
 
-def c_reference_rows(title: str, lineup: str, games: int, runs: int) -> tuple[list, list[str]]:
-    """Kernel against the C reference: benchmark rows and the statistics-check section."""
+def c_reference_rows(
+    title: str, lineup: str, games: int, runs: int, kept: dict | None = None
+) -> tuple[list, list[str]]:
+    """Kernel against the C reference: benchmark rows and the statistics-check section;
+    ``kept`` (if given) receives the measurement and the load while it ran under the key
+    ``"c_reference"``, for the issue-13 targets table."""
     kernel_name = f"{title} (a) kernel, {lineup}, one core"
     c_name = f"{title} (a) C reference (benchmarks/bluff_random.c), {lineup}, one core"
     if not c_reference.compiler_available():
@@ -207,7 +248,10 @@ def c_reference_rows(title: str, lineup: str, games: int, runs: int) -> tuple[li
         note = f"not measured: {c_reference.COMPILER} not found"
         return [(kernel_name, f"{rate:,.0f} games/s", "", ""), (c_name, note, "", "")], []
     print(f"{title}: (a) kernel against the C reference, {runs} alternating runs ...")
+    probe = LoadProbe()
     result = c_reference.measure(games, runs, progress=lambda text: print(text, flush=True))
+    if kept is not None:
+        kept["c_reference"] = (result, probe.stop())
     rows = [
         (kernel_name, f"{result.kernel:,.0f} games/s", "", ""),
         (c_name, f"{result.reference:,.0f} games/s", "", ""),
@@ -260,7 +304,8 @@ def c_reference_rows(title: str, lineup: str, games: int, runs: int) -> tuple[li
 
 
 def reference_rate(bench: GameBenchmarks, lineup: str, seconds: float) -> tuple[float, int]:
-    """Games/s of the pure-Python reference engine, playing for about ``seconds``."""
+    """Games/s of the pure-Python reference engine, playing for about ``seconds`` (``lineup``:
+    a spec, not :data:`DEFAULT`)."""
     engine = import_module(bench.engine)
     game = get_game(bench.game)
     players = engine.lineup(lineup)
@@ -327,25 +372,33 @@ def measure_command(command: list[str]) -> tuple[float, int, str]:
 
 
 def measure_game(
-    bench: GameBenchmarks, zoosim: str, kernel_games: int, skip_1e7: bool, c_runs: int
+    bench: GameBenchmarks,
+    zoosim: str,
+    kernel_games: int,
+    skip_1e7: bool,
+    c_runs: int,
+    kept: dict | None = None,
 ) -> tuple[list, list[str]]:
-    """Every benchmark row of one game, and any extra report section (the C reference's)."""
-    title = get_game(bench.game).title + (f" ({bench.unit})" if bench.unit else "")
+    """Every benchmark row of one game, and any extra report section (the C reference's);
+    ``kept``: see :func:`c_reference_rows`."""
+    game = get_game(bench.game)
+    title = game.title + (f" ({bench.unit})" if bench.unit else "")
     rows: list = []
     sections: list[str] = []
     print(f"{title}: (a) kernel, one core ...", flush=True)
-    for lineup, share in zip(bench.kernel_lineups, bench.kernel_share, strict=True):
+    for listed, share in zip(bench.kernel_lineups, bench.kernel_share, strict=True):
+        lineup, label = resolve_lineup(bench.game, listed)
         games = max(1000, int(kernel_games * share))
         if lineup == bench.c_reference_lineup:
-            c_rows, sections = c_reference_rows(title, lineup, games, c_runs)
+            c_rows, sections = c_reference_rows(title, lineup, games, c_runs, kept)
             rows += c_rows
             continue
         if bench.also_per:
             rate = kernel_rate(bench.game, lineup, games, bench.also_per)
-            rows.append((f"{title} (a) kernel, {lineup}, one core", f"{rate:,.0f} "
+            rows.append((f"{title} (a) kernel, {label}, one core", f"{rate:,.0f} "
                          f"{bench.also_per}/s", "", ""))  # fmt: skip
         rate = kernel_rate(bench.game, lineup, games)
-        rows.append((f"{title} (a) kernel, {lineup}, one core", f"{rate:,.0f} games/s", "", ""))
+        rows.append((f"{title} (a) kernel, {label}, one core", f"{rate:,.0f} games/s", "", ""))
     for lineup, share, changes in bench.kernel_settings_rows:
         games = max(1000, int(kernel_games * share))
         rate = kernel_rate(bench.game, lineup, games, table=dict(changes))
@@ -354,10 +407,8 @@ def measure_game(
             (f"{title} (a) kernel, {lineup}, {named}, one core", f"{rate:,.0f} games/s", "", "")
         )
     for scenario, lineup, share in bench.scenario_lineups:
-        with open(ROOT / "simulations" / scenario, "rb") as handle:
-            table = tomllib.load(handle).get("settings", {})
         games = max(1000, int(kernel_games * share))
-        rate = kernel_rate(bench.game, lineup, games, table=table)
+        rate = kernel_rate(bench.game, lineup, games, table=scenario_settings(scenario))
         label = f"{title} (a) kernel, {lineup}, {scenario}, one core"
         rows.append((label, f"{rate:,.0f} games/s", "", ""))
     scratch = Path(tempfile.mkdtemp(prefix="zoosim-bench-"))
@@ -371,7 +422,12 @@ def measure_game(
         for games in bench.runs:
             if games == "1e7" and skip_1e7:
                 continue
-            label = f"{title} (b) zoosim run --game {bench.game} --games {games} (2 cores, warm)"
+            label = run_label(
+                title,
+                f"zoosim run --game {bench.game} --games {games}",
+                game.default_lineup,
+                game.default_lineup,
+            )
             print(f"{label} ...", flush=True)
             wall, peak, _ = measure_command(
                 [*base, "--games", games, "--out", str(scratch / games)]
@@ -387,11 +443,12 @@ def measure_game(
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     print(f"{title}: (c) reference engine ...", flush=True)
-    for lineup in bench.kernel_lineups:
+    for listed in bench.kernel_lineups:
+        lineup, label = resolve_lineup(bench.game, listed)
         rate, played = reference_rate(bench, lineup, 10.0)
         rows.append(
             (
-                f"{title} (c) reference engine, {lineup}",
+                f"{title} (c) reference engine, {label}",
                 f"{rate:,.0f} games/s",
                 f"{played} games",
                 "",
@@ -400,35 +457,203 @@ def measure_game(
     return rows, sections
 
 
-def main() -> None:
-    """Run every benchmark and write the report."""
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--output", default="BENCHMARKS.md")
-    parser.add_argument("--kernel-games", type=int, default=2_000_000)
-    parser.add_argument("--skip-1e7", action="store_true", help="skip the 1e7-game memory run")
-    parser.add_argument(
-        "--c-runs", type=int, default=3, help="alternating runs of kernel and C reference"
-    )
-    parser.add_argument(
-        "--game", action="append", help="measure only this game (repeatable; default: all)"
-    )
-    args = parser.parse_args()
+# --- issue 13's targets ---------------------------------------------------------------------
 
-    zoosim = str(Path(sys.executable).parent / "zoosim")
-    load_at_start = os.getloadavg()[0]
+
+@dataclass(frozen=True)
+class KernelTarget:
+    """A kernel-rate target of issue 13: one lineup's games/s per core, in CPU time."""
+
+    game: str
+    lineup: str
+    """A lineup spec, or :data:`DEFAULT` for the game's registered default."""
+    rate: float
+    """Games/s per core the issue asks for."""
+    share: float
+    """Share of ``--kernel-games`` one timed run plays."""
+    scenario: str | None = None
+    """A scenario file in ``simulations/`` whose ``[settings]`` the games use."""
+    changes: tuple[tuple[str, object], ...] = ()
+    """Settings changed from the defaults (without a scenario)."""
+
+
+EVERYTHING = "lucky-lions-everything.toml"
+KERNEL_TARGETS = (
+    KernelTarget("lucky-lions", "greedy,greedy,greedy,greedy", 100_000, 0.05),
+    # the base game has no reduced die: equilibrium then plays as greedy does
+    KernelTarget("lucky-lions", "equilibrium*4", 10_000, 0.005),
+    KernelTarget("lucky-lions", "equilibrium*4", 10_000, 0.005, changes=(("reduced_die", True),)),
+    KernelTarget("lucky-lions", "equilibrium*4", 10_000, 0.005, scenario=EVERYTHING),
+    KernelTarget("lucky-lions", "equilibrium,greedy,random,random", 10_000, 0.005, EVERYTHING),
+    KernelTarget("zoology", "bayes,bayes,bayes,bayes", 60_000, 0.01),
+    KernelTarget("zoology", "curious,curious,bayes,bayes", 60_000, 0.01),
+    KernelTarget("zoology", DEFAULT, 60_000, 0.01),
+    KernelTarget("zoology", "curious*4", 60_000, 0.01),
+)
+C_REFERENCE_RATIO = 0.5
+"""Issue 13: the Bluff in Zoo kernel plays at least this share of the C reference's games/s."""
+DEFAULT_RUN_SECONDS = 10.0
+"""Issue 13: ``zoosim run --games 1e6`` with the default lineup, wall seconds (2 cores, warm)."""
+STARTUP_SECONDS = 1.5
+"""Issue 13: ``zoosim run --games 1000``, wall seconds (warm)."""
+JOBS_RATIO = 1.8
+"""Issue 13: ``--jobs 2`` at least this many times as fast as ``--jobs 1`` (1e6 random games)."""
+JOBS_PLAYERS = "random*4"
+
+
+def kernel_target_row(target: KernelTarget, kernel_games: int, runs: int) -> str:
+    """Measure one kernel target: ``runs`` CPU-time rates of the same batch, their median."""
+    game = get_game(target.game)
+    lineup, label = resolve_lineup(target.game, target.lineup)
+    table = scenario_settings(target.scenario) if target.scenario else dict(target.changes)
+    where = target.scenario or ", ".join(f"{key} = {str(v).lower()}" for key, v in target.changes)
+    name = (
+        f"{game.title} kernel, {label}, {where or 'default settings'}: "
+        f">= {target.rate:,.0f} games/s per core"
+    )
+    games = max(1000, int(kernel_games * target.share))
+    print(f"targets: {name} ...", flush=True)
+    probe = LoadProbe()
+    rates = [kernel_rate(target.game, lineup, games, table=table) for _ in range(runs)]
+    how = f"CPU-time kernel rate, one core, {games:,} games a run, {median_of(runs, 'run')}"
+    return target_row(Target(name, target.rate, True, "games/s"), spread(rates), how, probe.stop())
+
+
+def c_reference_target_row(kernel_games: int, runs: int, kept: dict) -> str | None:
+    """Bluff in Zoo's kernel against the C reference: the median of the per-pair ratios
+    (kernel and C alternate), from ``kept`` when the game rows measured it, else measured;
+    None (no row) without a C compiler."""
+    lineup = c_reference.LINEUP
+    name = f"Bluff in Zoo kernel, {lineup}: >= {C_REFERENCE_RATIO}x the C reference per core"
+    if "c_reference" not in kept:
+        if not c_reference.compiler_available():
+            print(f"targets: {c_reference.COMPILER} not found, C reference skipped", flush=True)
+            return None
+        print(f"targets: {name} ...", flush=True)
+        probe = LoadProbe()
+        result = c_reference.measure(kernel_games, runs, progress=lambda t: print(t, flush=True))
+        kept["c_reference"] = (result, probe.stop())
+    result, load = kept["c_reference"]
+    ratios = pairwise_ratios(result.kernel_rates, result.reference_rates)
+    how = (
+        f"kernel / C reference CPU-time rates (one core, {result.games:,} games a run), "
+        + median_of(len(ratios), "alternating pair")
+    )
+    return target_row(Target(name, C_REFERENCE_RATIO, True, "x"), spread(ratios), how, load)
+
+
+def fresh_folder(scratch: Path) -> Path:
+    """A new, not yet existing output folder under ``scratch``."""
+    return Path(tempfile.mkdtemp(dir=scratch)) / "run"
+
+
+def default_game_of_run(folder: Path):
+    """The game a ``zoosim run`` without ``--game`` played, read from its manifest."""
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    return get_game(manifest["game"])
+
+
+def wall_target_rows(zoosim: str, scratch: Path, default_runs: int, startup_runs: int) -> list[str]:
+    """Issue 13's wall-time targets, whole process, cache warm, each run to a fresh folder:
+    ``zoosim run --games 1e6`` (the default game and lineup) and start-up (``--games 1000``)."""
+    base = [zoosim, "run", "--no-progress"]
+    warm = fresh_folder(scratch)
+    subprocess.run([*base, "--games", "1000", "--out", str(warm)], check=True,
+                   stdout=subprocess.DEVNULL)  # fmt: skip
+    game = default_game_of_run(warm)
+    played = f"{game.title}, the default lineup {game.default_lineup}"
     rows = []
-    sections: list[str] = []
-    for bench in BENCHMARKS:
-        if args.game and bench.game not in args.game:
-            continue
-        game_rows, game_sections = measure_game(
-            bench, zoosim, args.kernel_games, args.skip_1e7, args.c_runs
+    for games, limit, runs, what in (
+        ("1e6", DEFAULT_RUN_SECONDS, default_runs, "default run"),
+        ("1000", STARTUP_SECONDS, startup_runs, "start-up"),
+    ):
+        name = f"{what}: `zoosim run --games {games}` ({played}): <= {limit} s wall, warm"
+        print(f"targets: {name} ...", flush=True)
+        probe = LoadProbe()
+        walls = [
+            measure_command([*base, "--games", games, "--out", str(fresh_folder(scratch))])[0]
+            for _ in range(runs)
+        ]
+        how = (
+            "wall time of the whole process (`--no-progress --out` a fresh folder), "
+            f"{median_of(runs, 'run')} after a warm-up run"
         )
-        rows += game_rows
-        sections += game_sections
+        rows.append(target_row(Target(name, limit, False, "s"), spread(walls), how, probe.stop()))
+    return rows
 
-    lines = [
-        "# Benchmarks",
+
+def jobs_target_row(zoosim: str, scratch: Path, pairs: int) -> str:
+    """``--jobs 2`` against ``--jobs 1`` on 1e6 games of ``random*4`` (the default game):
+    whole-process wall times, alternating (jobs 1, jobs 2) ``pairs`` times, each to a fresh
+    folder; the median of the per-pair ratios."""
+    base = [zoosim, "run", "--no-progress", "--games", "1e6", "--players", JOBS_PLAYERS]
+    warm = fresh_folder(scratch)
+    subprocess.run([zoosim, "run", "--no-progress", "--games", "1000", "--players",
+                    JOBS_PLAYERS, "--out", str(warm)], check=True,
+                   stdout=subprocess.DEVNULL)  # fmt: skip
+    game = default_game_of_run(warm)
+    name = (
+        f"`zoosim run --games 1e6 --players '{JOBS_PLAYERS}'` ({game.title}): `--jobs 2` >= "
+        f"{JOBS_RATIO}x `--jobs 1`"
+    )
+    print(f"targets: {name} ...", flush=True)
+    probe = LoadProbe()
+    walls: dict[str, list[float]] = {"1": [], "2": []}
+    for _ in range(pairs):
+        for jobs in ("1", "2"):
+            command = [*base, "--jobs", jobs, "--out", str(fresh_folder(scratch))]
+            walls[jobs].append(measure_command(command)[0])
+    ratios = pairwise_ratios(walls["1"], walls["2"])
+    how = (
+        "wall time of the whole process, `--jobs 1` / `--jobs 2`, "
+        f"{median_of(pairs, 'pair')} run alternately, each to a fresh folder (`--jobs 1` "
+        + ", ".join(f"{w:.2f}" for w in walls["1"])
+        + " s; `--jobs 2` "
+        + ", ".join(f"{w:.2f}" for w in walls["2"])
+        + " s)"
+    )
+    return target_row(Target(name, JOBS_RATIO, True, "x"), spread(ratios), how, probe.stop())
+
+
+def measure_targets(
+    zoosim: str, kernel_games: int, runs: int, startup_runs: int, c_runs: int, kept: dict
+) -> list[str]:
+    """The "Issue 13 targets" section: each target measured, against its threshold.
+
+    ``runs``: timed runs of each kernel rate and of the 1e6 run, and ``--jobs`` pairs;
+    ``kept``: the C reference's measurement if the game rows already made it."""
+    rows = []
+    c_row = c_reference_target_row(kernel_games, c_runs, kept)
+    if c_row is not None:
+        rows.append(c_row)
+    scratch = Path(tempfile.mkdtemp(prefix="zoosim-bench-targets-"))
+    try:
+        rows += wall_target_rows(zoosim, scratch, runs, startup_runs)
+        rows += [kernel_target_row(target, kernel_games, runs) for target in KERNEL_TARGETS]
+        rows.append(jobs_target_row(zoosim, scratch, runs))
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return [
+        "## Issue 13 targets",
+        "",
+        "Each target measured again here, against its threshold. Kernel rates: CPU time on "
+        "one core; the other rows: wall time of the whole `zoosim run` process with numba's "
+        'cache warm. "other work": CPU time every other process on the machine used '
+        "while the row was measured (the machine's busy time from /proc/stat less this "
+        'benchmark\'s own), in cores; the row is "noisy" when that exceeds '
+        f"{targets.NOISY_PER_CORE} per core, and its verdict is then uncertain. "
+        "(The 1-minute load average, also shown, counts this benchmark's own processes.)",
+        "",
+        *targets.TABLE_HEADER,
+        *rows,
+        "",
+    ]
+
+
+def header_lines(load_at_start: float, title: str) -> list[str]:
+    """The report's title and the machine, versions and command it was measured with."""
+    return [
+        f"# {title}",
         "",
         "Measured by `make bench` (`benchmarks/run.py`); nothing here is asserted by a test.",
         "",
@@ -444,6 +669,67 @@ def main() -> None:
         f"on {os.cpu_count()} cores; other work on the machine slows the wall-time rows (b) "
         "and (c) more than the CPU-time rows (a)",
         "",
+    ]
+
+
+def main() -> None:
+    """Run every benchmark (or, with ``--only targets``, issue 13's) and write the report."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--output", default="BENCHMARKS.md")
+    parser.add_argument("--kernel-games", type=int, default=2_000_000)
+    parser.add_argument("--skip-1e7", action="store_true", help="skip the 1e7-game memory run")
+    parser.add_argument(
+        "--c-runs", type=int, default=3, help="alternating runs of kernel and C reference"
+    )
+    parser.add_argument(
+        "--game",
+        action="append",
+        help="measure only this game (repeatable; default: all); skips the targets section",
+    )
+    parser.add_argument(
+        "--only",
+        choices=["targets"],
+        help="measure only the issue-13 targets section (written alone to --output)",
+    )
+    parser.add_argument(
+        "--target-runs",
+        type=int,
+        default=3,
+        help="targets: timed runs of each kernel rate and of the 1e6 run, and --jobs pairs",
+    )
+    parser.add_argument(
+        "--startup-runs", type=int, default=5, help="targets: timed `--games 1000` runs"
+    )
+    args = parser.parse_args()
+    if min(args.target_runs, args.startup_runs, args.c_runs) < 1:
+        parser.error("--target-runs, --startup-runs and --c-runs: give 1 or more")
+
+    zoosim = str(Path(sys.executable).parent / "zoosim")
+    load_at_start = os.getloadavg()[0]
+    rows = []
+    sections: list[str] = []
+    kept: dict = {}
+    for bench in BENCHMARKS:
+        if args.only or (args.game and bench.game not in args.game):
+            continue
+        game_rows, game_sections = measure_game(
+            bench, zoosim, args.kernel_games, args.skip_1e7, args.c_runs, kept
+        )
+        rows += game_rows
+        sections += game_sections
+    target_lines = []
+    if args.only == "targets" or not args.game:
+        target_lines = measure_targets(
+            zoosim, args.kernel_games, args.target_runs, args.startup_runs, args.c_runs, kept
+        )
+
+    if args.only == "targets":
+        lines = [*header_lines(load_at_start, "Benchmarks: issue 13 targets only"), *target_lines]
+        Path(args.output).write_text("\n".join(lines), encoding="utf-8")
+        print("\n".join(lines))
+        return
+    lines = [
+        *header_lines(load_at_start, "Benchmarks"),
         "| benchmark | throughput | wall time | peak memory |",
         "| --- | --- | --- | --- |",
         *[f"| {name} | {rate} | {wall} | {memory} |" for name, rate, wall, memory in rows],
@@ -466,6 +752,7 @@ def main() -> None:
         "Bug House Millionaire (a) >= 50,000 games/s per core with four `random` players, "
         "(b) 1e6 games in constant memory.",
         "",
+        *target_lines,
         *sections,
     ]
     Path(args.output).write_text("\n".join(lines), encoding="utf-8")
