@@ -109,10 +109,32 @@ def test_a_rung_table_is_wilsons_interval_with_its_verdict() -> None:
     row = rung_table("search", opponents, 3, 5, 6, 18, 36, np.array([36])).iloc[0]
     assert row.share == pytest.approx(1 / 3)
     assert (row.ci_low, row.ci_high) == pytest.approx((0.16279, 0.56251), abs=1e-5)
-    assert row.verdict == "not separated" and row.n == 18
+    assert row.verdict == "no measurable difference" and row.n == 18
     for units, verdict in ((6 * 17, "gains"), (0, "loses")):  # 17 and 0 wins of 18
         row = rung_table("search", opponents, 3, 5, 6, 18, units, np.array([36])).iloc[0]
         assert row.verdict == verdict
+
+
+def test_every_rung_says_no_measurable_difference_in_the_same_words() -> None:
+    """A bootstrap rung whose gain's interval covers 0 and a search rung whose interval
+    covers the fair share get one phrase; a rung stored with older words reads with it."""
+    field = fake_field({"random": 0.0, "greedy": 1.0})
+    # one greedy at a table of two random (composition 1) wins 0.367 and 0.300 of its
+    # games in the two batches: 1/3 on average, random's own share, the gain 0 +- 0.033
+    even = fake_field({"random": 0.0, "greedy": 1.0})
+    batches = even._tables["batches"]
+    batches.loc[batches["composition"] == 1, "share_units"] = [1140, 660, 1260, 540]
+    row = even.ladder().iloc[0]
+    assert row.gain == pytest.approx(0.0, abs=1e-12)
+    assert row.gain_ci_low < 0 < row.gain_ci_high and row.verdict == "no measurable difference"
+    opponents = top_opponents(field, get_game("lucky-lions"))
+    stored = rung_table("search", opponents, 3, 5, 6, 18, 36, np.array([36]))
+    stored["verdict"] = "not separated"  # the words of folders written before
+    field._tables[TABLE] = stored
+    field.manifest["tables"] = [*field.manifest["tables"], TABLE]
+    ladder = field.ladder()
+    assert list(ladder["player"]) == ["greedy", "search"]
+    assert list(ladder["verdict"]) == ["gains", "no measurable difference"]
 
 
 def test_against_pure_opponents_the_rung_is_the_rotated_run_of_that_lineup() -> None:

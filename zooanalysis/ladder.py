@@ -36,6 +36,8 @@ RANDOM = "random"
 BOOTSTRAP = 200
 SEARCH_TABLE = "ladder_search"
 """The field folder's table of the search rung (written by ``zooanalysis.ladder_search``)."""
+NO_DIFFERENCE = "no measurable difference"
+"""Every rung's verdict when its interval covers the reference (the project's phrase)."""
 
 
 def _share_against(game, mix: np.ndarray, below: int) -> float:
@@ -123,8 +125,7 @@ def ladder_table(
                 "gain_ci_low": gain_low,
                 "gain_ci_high": gain_high,
                 "fair_share": 1.0 / game.seats,
-                "verdict": rung_verdict(value - baseline, gain_low, gain_high, 0.0,
-                                        "no measurable difference"),
+                "verdict": rung_verdict(value - baseline, gain_low, gain_high, 0.0),
                 "n": _seat_games_against(game, seat_games.sum(axis=1), as_mix(upper), below),
                 "interval": "bootstrap",
             }
@@ -134,12 +135,12 @@ def ladder_table(
     return pd.DataFrame(rows)
 
 
-def rung_verdict(value: float, low: float, high: float, reference: float, level: str) -> str:
+def rung_verdict(value: float, low: float, high: float, reference: float) -> str:
     """A rung's verdict against ``reference``: ``gains`` or ``loses`` only when the interval
     [``low``, ``high``] lies wholly above or below it (:func:`separation.versus`), else
-    ``level``."""
+    :data:`NO_DIFFERENCE`."""
     side = versus(Estimate("rung", value, low, high), reference)
-    return {1: "gains", -1: "loses", 0: level}[side]
+    return {1: "gains", -1: "loses", 0: NO_DIFFERENCE}[side]
 
 
 def _percentiles(draws: np.ndarray) -> tuple[float, float]:
@@ -196,7 +197,9 @@ def _search_row(table: pd.DataFrame, rung: int) -> dict[str, object]:
         "gain_ci_low": float(row.ci_low - row.fair_share),
         "gain_ci_high": float(row.ci_high - row.fair_share),
         "fair_share": float(row.fair_share),
-        "verdict": row.verdict,
+        "verdict": rung_verdict(
+            float(row.share), float(row.ci_low), float(row.ci_high), float(row.fair_share)
+        ),  # today's words, also for old folders
         "n": int(row.n),
         "interval": "Wilson",
     }

@@ -10,8 +10,8 @@ with the search player in each seat (the same deals in every rotation), through 
 own batch job (the search players' public entry point: a lineup with a ``search`` seat).
 
 The rung's figure is the search player's win share per seat-game (ties split 1/k) with its
-95% Wilson interval and n (its seat-games), set against the fair share: it is "not
-separated" when the interval covers it. Stored in the field folder as the table
+95% Wilson interval and n (its seat-games), set against the fair share: "no measurable
+difference" when the interval covers it. Stored in the field folder as the table
 ``ladder_search`` (and ``manifest["ladder_search"]``); the ladder reads it back.
 """
 
@@ -28,8 +28,8 @@ import pandas as pd
 
 from zooanalysis.errors import SettingsError, UserError
 from zooanalysis.field_lineup import MIN_WEIGHT, uniforms
+from zooanalysis.ladder import NO_DIFFERENCE, ladder_table, rung_verdict
 from zooanalysis.ladder import SEARCH_TABLE as TABLE
-from zooanalysis.ladder import ladder_table, rung_verdict
 from zooanalysis.outcome import share_unit, win_share_units
 from zooanalysis.strategy_spec import PlayerSpec, parse_player
 
@@ -39,7 +39,7 @@ DEFAULT_DEALS = 20
 seating; the search player plays on the reference engine, a few games per second)."""
 BATCH_SIZE = 10
 """Deals per batch: small, so that workers share a short rung."""
-VERDICTS = ("gains", "loses", "not separated")
+VERDICTS = ("gains", "loses", NO_DIFFERENCE)
 
 
 @dataclass(frozen=True)
@@ -245,13 +245,13 @@ def rung_table(
     """The stored row of a search rung: the search player's win share per seat-game
     (``share_units / share_unit(seats)`` over ``seat_games``) with its 95% Wilson interval,
     n, the fair share and the verdict (``gains``/``loses`` only when the interval lies
-    above/below the fair share, else ``not separated``)."""
+    above/below the fair share, else ``no measurable difference``)."""
     from zooanalysis.stats import wilson_interval
 
     wins = share_units / share_unit(seats)
     low, high = wilson_interval(wins, seat_games)
     fair = 1.0 / seats
-    verdict = rung_verdict(wins / seat_games, low, high, fair, "not separated")
+    verdict = rung_verdict(wins / seat_games, low, high, fair)
     draws = {p.label: int(n) for p, n in zip(opponents.players, opponent_draws, strict=True)}
     return pd.DataFrame(
         [

@@ -259,8 +259,8 @@ def ladder_section(ladder: pd.DataFrame, seats: int, no_search: str | None = Non
             "Within a rung the member doing best against the rung below climbs, chosen on "
             "the same data (slightly optimistic). The search rung is played on its own "
             "deals, each in every seat, the other seats drawn from the top rung deal by "
-            "deal; its interval is Wilson's over its seat-games, and it is not separated "
-            "where that covers the fair share."
+            "deal; its interval is Wilson's over its seat-games, and it shows no measurable "
+            "difference where that covers the fair share."
             + (f" {no_search}" if no_search else "")
         ),
         figures=[
