@@ -17,8 +17,9 @@ upper player's seat-games in the compositions read.
 
 Above the top rung, for a game with a forward model, the **search** rung: the ``search``
 player at a table of the top rung, played on its own deals and stored in the field folder
-(``zooanalysis.ladder_search``); its interval is Wilson's over its seat-games, its baseline
-the fair share.
+(``zooanalysis.ladder_search``); its interval is Wilson's at the effective sample size of
+its seat-games (the rotations of one deal are correlated: Kish's design effect), its
+baseline the fair share; its row also gives its deals and that effective n (``n_eff``).
 """
 
 from __future__ import annotations
@@ -183,7 +184,7 @@ def _automatic(game, labels: list[str], mix: np.ndarray) -> list[str]:
 def _search_row(table: pd.DataFrame, rung: int) -> dict[str, object]:
     """The stored search rung (``zooanalysis.ladder_search``) as a row of the ladder: its gain is
     over the fair share (what the top rung earns at a table of its own), the interval
-    Wilson's, shifted."""
+    Wilson's at the effective n, shifted."""
     row = table.iloc[0]
     return {
         "rung": rung,
@@ -201,5 +202,7 @@ def _search_row(table: pd.DataFrame, rung: int) -> dict[str, object]:
             float(row.share), float(row.ci_low), float(row.ci_high), float(row.fair_share)
         ),  # today's words, also for old folders
         "n": int(row.n),
+        "deals": int(row.deals),
+        "n_eff": float(getattr(row, "n_eff", np.nan)),  # nan: stored before it was kept
         "interval": "Wilson",
     }
