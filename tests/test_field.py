@@ -26,6 +26,9 @@ from zooanalysis.strategy_spec import parse_lineup
 GAME = "lucky-lions"
 SMALL = ["--game", GAME, "--population", "greedy,random", "--seats", "3", "--games", "16000"]
 """Two strategies at three seats: 4 compositions in 8 seatings of 2,000 games."""
+NO_SEARCH = ["--search-games", "0"]
+"""For the tests that do not read the search rung (tests/test_ladder_search.py does): Lucky
+Lions has a forward model, so ``zoosim field`` would play 20 deals of it by default."""
 
 
 def field_request(out: Path | None = None, jobs: int = 1, games: int = 16_000) -> FieldRequest:
@@ -53,7 +56,7 @@ def test_seatings_balance_every_strategy_over_the_seats() -> None:
 def test_a_field_is_written_loaded_and_consistent(tmp_path: Path, capsys) -> None:
     out = tmp_path / "field"
     code, stdout, err = run_cli(capsys, "field", *SMALL, "--out", out, "--no-progress",
-                                "--bootstrap", "20")  # fmt: skip
+                                "--bootstrap", "20", *NO_SEARCH)  # fmt: skip
     assert code == 0, err
     assert "Symmetric equilibrium of the meta-game" in stdout
     result = load_run(out)
@@ -101,7 +104,7 @@ def test_ctrl_c_then_resume_gives_the_uninterrupted_field(tmp_path: Path, capsys
         run_field(field_request(out), on_progress=interrupt)
     assert (partial_path(out) / "checkpoint.npz").is_file()
     assert not out.exists()
-    code, _, err = run_cli(capsys, "field", "--resume", out, "--no-progress")
+    code, _, err = run_cli(capsys, "field", "--resume", out, "--no-progress", *NO_SEARCH)
     assert code == 0, err
     resumed = load_run(out)
     for name in ("batches", "payoffs", "equilibrium"):
@@ -113,7 +116,7 @@ def test_players_come_from_a_file(tmp_path: Path, capsys) -> None:
     players = tmp_path / "players.txt"
     players.write_text("# the shipped heuristic\ngreedy\nrandom  # the baseline\n")
     out = tmp_path / "from-file"
-    options = ["--seats", "2", "--games", "8000", "--bootstrap", "5", "--no-progress"]
+    options = ["--seats", "2", "--games", "8000", "--bootstrap", "5", "--no-progress", *NO_SEARCH]
     code, _, err = run_cli(capsys, "field", "--game", GAME, "--from", players, *options,
                            "--out", out)  # fmt: skip
     assert code == 0, err

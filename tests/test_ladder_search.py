@@ -22,6 +22,8 @@ from zooanalysis.field_lineup import uniforms
 from zooanalysis.games import get_game
 from zooanalysis.ladder_search import (
     TABLE,
+    RungOutcomes,
+    effective_seat_games,
     ladder_lines,
     rung_table,
     search_rung,
@@ -100,19 +102,107 @@ def test_the_ladder_below_the_search_rung_is_the_hand_made_table() -> None:
     assert row.n == 600 and row.interval == "bootstrap"
 
 
-def test_a_rung_table_is_wilsons_interval_with_its_verdict() -> None:
+def outcomes_of(deals: list[list[int]]) -> RungOutcomes:
+    """The counts of a search rung whose deals end as given: each deal's win-share units in
+    every rotation (the sums ``SearchRungBatch`` keeps)."""
+    return RungOutcomes(
+        deals=len(deals),
+        seat_games=sum(len(d) for d in deals),
+        share_units=sum(sum(d) for d in deals),
+        square_units=sum(u * u for d in deals for u in d),
+        deal_square_units=sum(sum(d) ** 2 for d in deals),
+    )
+
+
+@pytest.mark.parametrize(
+    ("deals", "n_eff", "rho"),
+    [
+        # every deal's rotations end alike (won in all, or lost in all): MSW = 0, rho = 1,
+        # each deal counts once
+        ([[1, 1, 1, 1]] * 2 + [[0, 0, 0, 0]] * 3, 5.0, 1.0),
+        # means 1 and 1/2 (grand 3/4): MSB = 2 (1/16 + 1/16) / 1 = 1/4, MSW = (1/4 + 1/4)
+        # / 2 = 1/4: rho = 0, the four seat-games count as four
+        ([[1, 1], [0, 1]], 4.0, 0.0),
+        # means 1, 0, 1/2, 0 (grand 3/8): MSB = 2 (25 + 9 + 1 + 9) / 64 / 3 = 11/24, MSW =
+        # (1/4 + 1/4) / 4 = 1/8: rho = (11/24 - 3/24) / (11/24 + 3/24) = 4/7, n_eff = 8 /
+        # (1 + 4/7) = 56/11
+        ([[1, 1], [0, 0], [1, 0], [0, 0]], 56 / 11, 4 / 7),
+        # one win in every deal: MSB = 0, rho = -1 (below 0: n_eff stays n, not above)
+        ([[1, 0], [0, 1], [0, 1]], 6.0, -1.0),
+        # a tie split in halves (units of 1/2): seat-games 1, 1 / 0, 0 / 1, 1/2 / 0, 0, means
+        # 1, 0, 3/4, 0 (grand 7/16): MSB = 2 (81 + 49 + 25 + 49) / 256 / 3 = 17/32, MSW =
+        # (1/16 + 1/16) / 4 = 1/32: rho = 16/18 = 8/9, n_eff = 8 / (17/9) = 72/17
+        ([[2, 2], [0, 0], [2, 1], [0, 0]], 72 / 17, 8 / 9),
+    ],
+)
+def test_the_effective_sample_size_is_kishs_with_the_intra_deal_correlation(
+    deals: list[list[int]], n_eff: float, rho: float
+) -> None:
+    got, correlation = effective_seat_games(outcomes_of(deals))
+    assert got == pytest.approx(n_eff, abs=1e-12)
+    assert correlation == pytest.approx(rho, abs=1e-12)
+    # the same games in other units (a finer share unit) have the same correlation
+    finer, again = effective_seat_games(outcomes_of([[6 * u for u in d] for d in deals]))
+    assert (finer, again) == pytest.approx((got, correlation), abs=1e-12)
+
+
+def test_without_an_estimable_correlation_each_deal_counts_once() -> None:
+    for deals in ([[0, 0, 0]] * 4, [[1, 1, 1]] * 4, [[1, 0, 1, 0]]):  # all alike; one deal
+        n_eff, rho = effective_seat_games(outcomes_of(deals))
+        assert n_eff == len(deals) and np.isnan(rho)
+
+
+def test_a_rung_table_is_wilsons_interval_at_the_effective_n_with_its_verdict() -> None:
     opponents = top_opponents(fake_field({"random": 0.0, "greedy": 1.0}), get_game("lucky-lions"))
     assert opponents.rung == "greedy" and opponents.record() == {"greedy": 1.0}
-    # 18 seat-games at 3 seats, 36 sixths won: 6 wins, a share of 1/3. Wilson by hand:
-    # centre (6 + 1.96^2/2) / (18 + 1.96^2) = 0.36265, half-width
-    # 1.96 / 21.8415 * sqrt(6 * 12 / 18 + 1.96^2 / 4) = 0.19986
-    row = rung_table("search", opponents, 3, 5, 6, 18, 36, np.array([36])).iloc[0]
-    assert row.share == pytest.approx(1 / 3)
+    # 6 deals at 3 seats, one of each deal's 3 rotations won (6 sixths): 6 wins of 18
+    # seat-games, rho = -1/2, n_eff = 18. Wilson by hand: centre (6 + 1.96^2/2) / (18 +
+    # 1.96^2) = 0.36265, half-width 1.96 / 21.8415 * sqrt(6 * 12 / 18 + 1.96^2 / 4) = 0.19986
+    one_each = outcomes_of([[6, 0, 0], [0, 6, 0], [0, 0, 6]] * 2)
+    row = rung_table("search", opponents, 3, 5, one_each, np.array([36])).iloc[0]
+    assert row.share == pytest.approx(1 / 3) and row.n_eff == 18
     assert (row.ci_low, row.ci_high) == pytest.approx((0.16279, 0.56251), abs=1e-5)
-    assert row.verdict == "not separated" and row.n == 18
-    for units, verdict in ((6 * 17, "gains"), (0, "loses")):  # 17 and 0 wins of 18
-        row = rung_table("search", opponents, 3, 5, 6, 18, units, np.array([36])).iloc[0]
-        assert row.verdict == verdict
+    assert row.verdict == "no measurable difference" and row.n == 18 and row.deals == 6
+    # 4 deals at 2 seats, rho = 4/7, n_eff = 56/11 = 5.0909 (above): 3 wins of 8, a share of
+    # 3/8, Wilson at 21/11 of 56/11 by hand: centre (1.90909 + 1.92080) / (5.09091 +
+    # 3.84146) = 0.42876, half-width 1.96 / 8.93237 * sqrt(1.90909 * 3.18182 / 5.09091 +
+    # 0.96040) = 0.32200
+    halves = outcomes_of([[2, 2], [0, 0], [2, 0], [0, 0]])  # share_unit(2) = 2
+    row = rung_table("search", opponents, 2, 5, halves, np.array([8])).iloc[0]
+    assert row.share == pytest.approx(3 / 8) and row.n_eff == pytest.approx(56 / 11)
+    assert (row.ci_low, row.ci_high) == pytest.approx((0.10676, 0.75076), abs=1e-5)
+    assert row.intra_deal_correlation == pytest.approx(4 / 7) and row.n == 8
+    # 6 deals won in every rotation but one, no deal lost: gains; one win in 7 deals of
+    # 3 rotations: MSB = MSW = 1/21, rho = 0, n_eff = 21, Wilson's high by hand
+    # (1 + 1.92080) / 24.84146 + 1.96 / 24.84146 * sqrt(20 / 21 + 0.96040) = 0.22669: loses
+    gains = outcomes_of([[6, 6, 6]] * 5 + [[6, 6, 0]])
+    assert rung_table("search", opponents, 3, 5, gains, np.array([36])).iloc[0].verdict == "gains"
+    loses = outcomes_of([[6, 0, 0]] + [[0, 0, 0]] * 6)
+    row = rung_table("search", opponents, 3, 5, loses, np.array([42])).iloc[0]
+    assert row.n_eff == pytest.approx(21) and row.ci_high == pytest.approx(0.22669, abs=1e-5)
+    assert row.verdict == "loses"
+
+
+def test_every_rung_says_no_measurable_difference_in_the_same_words() -> None:
+    """A bootstrap rung whose gain's interval covers 0 and a search rung whose interval
+    covers the fair share get one phrase; a rung stored with older words reads with it."""
+    field = fake_field({"random": 0.0, "greedy": 1.0})
+    # one greedy at a table of two random (composition 1) wins 0.367 and 0.300 of its
+    # games in the two batches: 1/3 on average, random's own share, the gain 0 +- 0.033
+    even = fake_field({"random": 0.0, "greedy": 1.0})
+    batches = even._tables["batches"]
+    batches.loc[batches["composition"] == 1, "share_units"] = [1140, 660, 1260, 540]
+    row = even.ladder().iloc[0]
+    assert row.gain == pytest.approx(0.0, abs=1e-12)
+    assert row.gain_ci_low < 0 < row.gain_ci_high and row.verdict == "no measurable difference"
+    opponents = top_opponents(field, get_game("lucky-lions"))
+    stored = rung_table("search", opponents, 3, 5, outcomes_of([[6, 0, 0]] * 6), np.array([36]))
+    stored["verdict"] = "not separated"  # the words of folders written before
+    field._tables[TABLE] = stored
+    field.manifest["tables"] = [*field.manifest["tables"], TABLE]
+    ladder = field.ladder()
+    assert list(ladder["player"]) == ["greedy", "search"]
+    assert list(ladder["verdict"]) == ["gains", "no measurable difference"]
 
 
 def test_against_pure_opponents_the_rung_is_the_rotated_run_of_that_lineup() -> None:
@@ -147,7 +237,9 @@ def test_against_a_mix_every_seat_draws_deal_by_deal_the_same_in_every_rotation(
     seed = batch_seed(5, 0)
     choice = (uniforms(seed, 0, 4, 3) >= 0.5).astype(int)  # below 0.5: random
     units, drawn = 0, {"random": 0, "greedy": 0}
+    squares, deal_squares = 0, 0
     for deal in range(4):
+        dealt = 0
         for seat in range(3):
             lineup = [players[i] for i in choice[deal]]
             lineup[seat] = search
@@ -155,8 +247,13 @@ def test_against_a_mix_every_seat_draws_deal_by_deal_the_same_in_every_rotation(
                 if other != seat:
                     drawn[lineup[other].strategy] += 1
             result = game.batch_job(settings, lineup, True)(seed, 1, first_game=deal)
-            units += int(win_share_units(game.row_wins(result))[0, seat])
-    assert row.share_units == units and row.n == 12
+            won = int(win_share_units(game.row_wins(result))[0, seat])
+            units, squares, dealt = units + won, squares + won * won, dealt + won
+        deal_squares += dealt * dealt
+    assert row.share_units == units and row.n == 12 and row.deals == 4
+    assert (row.square_units, row.deal_square_units) == (squares, deal_squares)
+    n_eff, _ = effective_seat_games(RungOutcomes(4, 12, units, squares, deal_squares))
+    assert row.n_eff == n_eff and 4 <= n_eff <= 12
     assert json.loads(row.opponent_draws) == drawn
     again, _ = search_rung(field, deals=4, jobs=1)
     pd.testing.assert_frame_equal(again, table)  # the same whatever the workers

@@ -55,7 +55,7 @@ def reanalyse_field(
     with output_lock(path, OPTION):
         field = check_reanalysable(path, search_deals)
         manifest, tables, notes = reanalysed(field, search_deals, jobs, on_progress)
-        _rewrite(path, manifest, tables)
+        _rewrite(path, manifest, tables, dict(field.manifest.get("checksums") or {}))
     return _load_field(path), notes
 
 
@@ -175,9 +175,12 @@ def _mix_text(mix: dict[str, float]) -> str:
     return ", ".join(f"{label} {100 * weight:.1f}%" for label, weight in mix.items())
 
 
-def _rewrite(path: Path, manifest: dict[str, Any], tables: dict[str, Any]) -> None:
+def _rewrite(
+    path: Path, manifest: dict[str, Any], tables: dict[str, Any], stored: dict[str, str]
+) -> None:
     """Write the folder's new state beside it and exchange the two (see the module
-    docstring); the old state is removed."""
+    docstring); the old state is removed. ``stored``: the sha256 of every file the folder's
+    manifest lists, as loaded (the unchanged files keep theirs)."""
     from zooanalysis.storage import (
         StorageError,
         stamped,
@@ -192,7 +195,7 @@ def _rewrite(path: Path, manifest: dict[str, Any], tables: dict[str, Any]) -> No
         shutil.copytree(path, working, copy_function=_link_or_copy)
         checksums = {
             file: digest
-            for file, digest in manifest_checksums(path).items()
+            for file, digest in stored.items()
             if file.removesuffix(".parquet") not in tables
         }
         for name, table in tables.items():
@@ -209,13 +212,6 @@ def _rewrite(path: Path, manifest: dict[str, Any], tables: dict[str, Any]) -> No
         ) from None
     finally:
         shutil.rmtree(working, ignore_errors=True)
-
-
-def manifest_checksums(path: Path) -> dict[str, str]:
-    """The sha256 of every file the manifest of ``path`` lists."""
-    from zooanalysis.storage import read_manifest
-
-    return dict(read_manifest(path).get("checksums") or {})
 
 
 def _link_or_copy(source: str, target: str) -> None:

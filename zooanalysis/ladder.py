@@ -17,8 +17,9 @@ upper player's seat-games in the compositions read.
 
 Above the top rung, for a game with a forward model, the **search** rung: the ``search``
 player at a table of the top rung, played on its own deals and stored in the field folder
-(``zooanalysis.ladder_search``); its interval is Wilson's over its seat-games, its baseline
-the fair share.
+(``zooanalysis.ladder_search``); its interval is Wilson's at the effective sample size of
+its seat-games (the rotations of one deal are correlated: Kish's design effect), its
+baseline the fair share; its row also gives its deals and that effective n (``n_eff``).
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ RANDOM = "random"
 BOOTSTRAP = 200
 SEARCH_TABLE = "ladder_search"
 """The field folder's table of the search rung (written by ``zooanalysis.ladder_search``)."""
+NO_DIFFERENCE = "no measurable difference"
+"""Every rung's verdict when its interval covers the reference (the project's phrase)."""
 
 
 def _share_against(game, mix: np.ndarray, below: int) -> float:
@@ -123,8 +126,7 @@ def ladder_table(
                 "gain_ci_low": gain_low,
                 "gain_ci_high": gain_high,
                 "fair_share": 1.0 / game.seats,
-                "verdict": rung_verdict(value - baseline, gain_low, gain_high, 0.0,
-                                        "no measurable difference"),
+                "verdict": rung_verdict(value - baseline, gain_low, gain_high, 0.0),
                 "n": _seat_games_against(game, seat_games.sum(axis=1), as_mix(upper), below),
                 "interval": "bootstrap",
             }
@@ -134,12 +136,12 @@ def ladder_table(
     return pd.DataFrame(rows)
 
 
-def rung_verdict(value: float, low: float, high: float, reference: float, level: str) -> str:
+def rung_verdict(value: float, low: float, high: float, reference: float) -> str:
     """A rung's verdict against ``reference``: ``gains`` or ``loses`` only when the interval
     [``low``, ``high``] lies wholly above or below it (:func:`separation.versus`), else
-    ``level``."""
+    :data:`NO_DIFFERENCE`."""
     side = versus(Estimate("rung", value, low, high), reference)
-    return {1: "gains", -1: "loses", 0: level}[side]
+    return {1: "gains", -1: "loses", 0: NO_DIFFERENCE}[side]
 
 
 def _percentiles(draws: np.ndarray) -> tuple[float, float]:
@@ -182,7 +184,7 @@ def _automatic(game, labels: list[str], mix: np.ndarray) -> list[str]:
 def _search_row(table: pd.DataFrame, rung: int) -> dict[str, object]:
     """The stored search rung (``zooanalysis.ladder_search``) as a row of the ladder: its gain is
     over the fair share (what the top rung earns at a table of its own), the interval
-    Wilson's, shifted."""
+    Wilson's at the effective n, shifted."""
     row = table.iloc[0]
     return {
         "rung": rung,
@@ -196,7 +198,11 @@ def _search_row(table: pd.DataFrame, rung: int) -> dict[str, object]:
         "gain_ci_low": float(row.ci_low - row.fair_share),
         "gain_ci_high": float(row.ci_high - row.fair_share),
         "fair_share": float(row.fair_share),
-        "verdict": row.verdict,
+        "verdict": rung_verdict(
+            float(row.share), float(row.ci_low), float(row.ci_high), float(row.fair_share)
+        ),  # today's words, also for old folders
         "n": int(row.n),
+        "deals": int(row.deals),
+        "n_eff": float(getattr(row, "n_eff", np.nan)),  # nan: stored before it was kept
         "interval": "Wilson",
     }

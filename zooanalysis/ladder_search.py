@@ -9,9 +9,16 @@ seat draws its strategy from that mix afresh for every deal, by the counter-base
 with the search player in each seat (the same deals in every rotation), through the game's
 own batch job (the search players' public entry point: a lineup with a ``search`` seat).
 
-The rung's figure is the search player's win share per seat-game (ties split 1/k) with its
-95% Wilson interval and n (its seat-games), set against the fair share: it is "not
-separated" when the interval covers it. Stored in the field folder as the table
+The rung's figure is the search player's win share per seat-game (ties split 1/k), set
+against the fair share: "no measurable difference" when its 95% interval covers it. The
+seat-games of one deal are not independent (the same cards in every rotation), so the
+interval is Wilson's at an **effective sample size** (Kish): n_eff = n / (1 + (m - 1) rho)
+for n seat-games of m rotations a deal, with rho the intra-deal correlation of the
+seat-games' win shares, estimated from the data (the one-way ANOVA estimator over deals),
+and n_eff clamped to [deals, n]: a deal whose rotations all end alike counts once, deals
+whose rotations look independent count m times. Where the data cannot estimate rho (one
+deal, or every seat-game alike) n_eff is the number of deals, the cautious end. The table
+shows n (seat-games), the deals, rho and n_eff. Stored in the field folder as the table
 ``ladder_search`` (and ``manifest["ladder_search"]``); the ladder reads it back.
 """
 
@@ -28,8 +35,8 @@ import pandas as pd
 
 from zooanalysis.errors import SettingsError, UserError
 from zooanalysis.field_lineup import MIN_WEIGHT, uniforms
+from zooanalysis.ladder import NO_DIFFERENCE, ladder_table, rung_verdict
 from zooanalysis.ladder import SEARCH_TABLE as TABLE
-from zooanalysis.ladder import ladder_table, rung_verdict
 from zooanalysis.outcome import share_unit, win_share_units
 from zooanalysis.strategy_spec import PlayerSpec, parse_player
 
@@ -39,7 +46,7 @@ DEFAULT_DEALS = 20
 seating; the search player plays on the reference engine, a few games per second)."""
 BATCH_SIZE = 10
 """Deals per batch: small, so that workers share a short rung."""
-VERDICTS = ("gains", "loses", "not separated")
+VERDICTS = ("gains", "loses", NO_DIFFERENCE)
 
 
 @dataclass(frozen=True)
@@ -124,8 +131,11 @@ class SearchRungBatch:
     drawn from the opponents' mix deal by deal (the same draws in every rotation).
 
     Counts: ``search/share_units`` (the search player's win shares over every rotation, in
-    units of ``1 / share_unit(seats)``), ``search/seat_games``, ``search/deals`` and
-    ``search/opponent_draws`` (seat-games each opponent strategy played)."""
+    units of ``1 / share_unit(seats)``), ``search/square_units`` (the sum of each
+    seat-game's units squared), ``search/deal_square_units`` (the sum over deals of each
+    deal's units, all rotations, squared), ``search/seat_games``, ``search/deals`` and
+    ``search/opponent_draws`` (seat-games each opponent strategy played). The sums of
+    squares give the intra-deal correlation (:func:`effective_seat_games`)."""
 
     game: Any
     settings: Any
@@ -150,6 +160,7 @@ class SearchRungBatch:
         draws = uniforms(batch_seed, first_game, n_games, self.seats)
         choice = np.searchsorted(cumulative, draws, side="right")
         units = np.zeros(n_games, dtype=np.int64)
+        squares = np.zeros(n_games, dtype=np.int64)
         drawn = np.zeros(len(self.opponents.players), dtype=np.int64)
         for seat in range(self.seats):
             others = np.delete(choice, seat, axis=1)
@@ -162,9 +173,13 @@ class SearchRungBatch:
                 part = self._job(lineup, seat)(
                     batch_seed, int(end - start), first_game=first_game + int(start)
                 )
-                units[start:end] += win_share_units(self.game.row_wins(part))[:, seat]
+                won = win_share_units(self.game.row_wins(part))[:, seat].astype(np.int64)
+                units[start:end] += won
+                squares[start:end] += won * won
         return {
             "search/share_units": np.array([units.sum()], dtype=np.int64),
+            "search/square_units": np.array([squares.sum()], dtype=np.int64),
+            "search/deal_square_units": np.array([(units * units).sum()], dtype=np.int64),
             "search/seat_games": np.array([n_games * self.seats], dtype=np.int64),
             "search/deals": np.array([n_games], dtype=np.int64),
             "search/opponent_draws": drawn,
@@ -205,11 +220,13 @@ def play_search_rung(
         jobs,
         on_chunk=None if on_progress is None else (lambda chunk: on_progress(chunk.games * seats)),
     ).totals
-    return rung_table(
-        player.label, opponents, seats, seed,
+    outcomes = RungOutcomes(
         int(totals["search/deals"][0]), int(totals["search/seat_games"][0]),
-        int(totals["search/share_units"][0]), totals["search/opponent_draws"],
+        int(totals["search/share_units"][0]), int(totals["search/square_units"][0]),
+        int(totals["search/deal_square_units"][0]),
     )  # fmt: skip
+    return rung_table(player.label, opponents, seats, seed, outcomes,
+                      totals["search/opponent_draws"])  # fmt: skip
 
 
 def search_rung(
@@ -232,26 +249,75 @@ def search_rung(
     return table, manifest_entry(table)
 
 
+@dataclass(frozen=True)
+class RungOutcomes:
+    """What the search player's seat-games came to, in units of ``1 / share_unit(seats)``
+    of a seat-game (the counts of :class:`SearchRungBatch`)."""
+
+    deals: int
+    seat_games: int
+    share_units: int
+    """The sum of every seat-game's units."""
+    square_units: int
+    """The sum of every seat-game's units squared."""
+    deal_square_units: int
+    """The sum over deals of (the deal's units over its rotations) squared."""
+
+
+def effective_seat_games(outcomes: RungOutcomes) -> tuple[float, float]:
+    """Kish's effective sample size of the search player's seat-games and the intra-deal
+    correlation it comes from, ``(n_eff, rho)``.
+
+    With k deals of m rotations (n = k m seat-games) the one-way ANOVA estimator over deals
+    gives rho = (MSB - MSW) / (MSB + (m - 1) MSW), where MSB = m sum_i (mean_i - mean)^2 /
+    (k - 1) and MSW = sum_ij (y_ij - mean_i)^2 / (k (m - 1)); n_eff = n / (1 + (m - 1) rho),
+    clamped to [k, n] (a negative rho does not make n seat-games count for more than n).
+    Where rho cannot be estimated (one deal, one rotation, or every seat-game alike: MSB +
+    (m - 1) MSW = 0) it is nan and n_eff = k, the cautious end. Computed in exact integers
+    up to the last division (rho does not depend on the unit)."""
+    k, n = outcomes.deals, outcomes.seat_games
+    if k < 1 or n < 1:
+        return float(n), math.nan
+    m = n // k
+    if k < 2 or m < 2:
+        return float(k), math.nan
+    total, squares, deal_squares = (outcomes.share_units, outcomes.square_units,
+                                    outcomes.deal_square_units)  # fmt: skip
+    between = n * deal_squares - m * total * total  # SSB * m * n
+    within = m * squares - deal_squares  # SSW * m
+    msb = between * k * (m - 1)  # MSB and MSW, both times m * n * k * (k - 1) * (m - 1)
+    msw = within * n * (k - 1)
+    denominator = msb + (m - 1) * msw
+    if denominator <= 0:
+        return float(k), math.nan
+    rho = (msb - msw) / denominator
+    design_effect = 1 + (m - 1) * rho
+    n_eff = n / design_effect if design_effect > 0 else float(n)
+    return min(max(n_eff, float(k)), float(n)), rho
+
+
 def rung_table(
     player: str,
     opponents: Opponents,
     seats: int,
     seed: int,
-    deals: int,
-    seat_games: int,
-    share_units: int,
+    outcomes: RungOutcomes,
     opponent_draws: np.ndarray,
 ) -> pd.DataFrame:
     """The stored row of a search rung: the search player's win share per seat-game
-    (``share_units / share_unit(seats)`` over ``seat_games``) with its 95% Wilson interval,
-    n, the fair share and the verdict (``gains``/``loses`` only when the interval lies
-    above/below the fair share, else ``not separated``)."""
+    (``share_units / share_unit(seats)`` over the seat-games) with its 95% Wilson interval
+    at the effective sample size (:func:`effective_seat_games`), n (seat-games), the deals,
+    the intra-deal correlation, n_eff, the fair share and the verdict (``gains``/``loses``
+    only when the interval lies above/below the fair share, else ``no measurable
+    difference``)."""
     from zooanalysis.stats import wilson_interval
 
-    wins = share_units / share_unit(seats)
-    low, high = wilson_interval(wins, seat_games)
+    seat_games, deals, share_units = outcomes.seat_games, outcomes.deals, outcomes.share_units
+    share = share_units / share_unit(seats) / seat_games
+    n_eff, rho = effective_seat_games(outcomes)
+    low, high = wilson_interval(share * n_eff, n_eff)
     fair = 1.0 / seats
-    verdict = rung_verdict(wins / seat_games, low, high, fair, "not separated")
+    verdict = rung_verdict(share, low, high, fair)
     draws = {p.label: int(n) for p, n in zip(opponents.players, opponent_draws, strict=True)}
     return pd.DataFrame(
         [
@@ -259,12 +325,16 @@ def rung_table(
                 "player": player,
                 "versus": opponents.rung,
                 "versus_mix": json.dumps(opponents.record()),
-                "share": wins / seat_games,
+                "share": share,
                 "ci_low": low,
                 "ci_high": high,
                 "n": seat_games,
                 "deals": deals,
+                "n_eff": n_eff,
+                "intra_deal_correlation": rho,
                 "share_units": share_units,
+                "square_units": outcomes.square_units,
+                "deal_square_units": outcomes.deal_square_units,
                 "share_unit": share_unit(seats),
                 "fair_share": fair,
                 "verdict": verdict,
@@ -284,9 +354,14 @@ def manifest_entry(table: pd.DataFrame) -> dict[str, Any]:
         "versus_mix": json.loads(row.versus_mix),
         "deals": int(row.deals),
         "seat_games": int(row.n),
+        "effective_seat_games": float(row.n_eff),
+        "intra_deal_correlation": None if pd.isna(row.intra_deal_correlation)
+        else float(row.intra_deal_correlation),
         "seed": int(row.seed),
-        "interval": "95% Wilson over the search player's seat-games",
-    }
+        "interval": "95% Wilson at Kish's effective sample size of the search player's "
+        "seat-games (the design effect of the rotations of a deal; n_eff in [deals, "
+        "seat-games])",
+    }  # fmt: skip
 
 
 def no_rung_reason(result) -> str | None:
@@ -309,18 +384,21 @@ def no_rung_reason(result) -> str | None:
 
 def ladder_lines(result) -> list[str]:
     """The field's skill ladder as text: each rung's win share against a table of the rung
-    below with its 95% interval and n, its gain over the baseline and the verdict; then
-    why there is no search rung, where there is none."""
+    below with its 95% interval and n (for the search rung also its deals and effective
+    n), its gain over the baseline and the verdict; then why there is no search rung, where
+    there is none."""
     ladder = ladder_table(result, seed=int(result.manifest["seed"]))
     lines = [
         "Skill ladder (one player of each rung at a table of the rung below; win share per "
         "seat-game [95% CI], n seat-games):"
     ]
     for row in ladder.itertuples():
-        what = "fair share" if row.interval == "Wilson" else "baseline"
+        searched = row.interval == "Wilson"
+        what = "fair share" if searched else "baseline"
         lines.append(
             f"  {row.player:<22} vs {row.versus:<22} {_percent(row.share, row.ci_low, row.ci_high)}"
-            f"  n={row.n:,}  {what} {100 * row.baseline:.1f}%: {100 * row.gain:+.1f} points "
+            f"  n={row.n:,}{_deals(row) if searched else ''}  {what} {100 * row.baseline:.1f}%: "
+            f"{100 * row.gain:+.1f} points "
             f"[{100 * row.gain_ci_low:+.1f}, {100 * row.gain_ci_high:+.1f}] ({row.verdict}; "
             f"{row.interval})"
         )
@@ -330,6 +408,14 @@ def ladder_lines(result) -> list[str]:
     if reason is not None:
         lines.append(reason)
     return lines
+
+
+def _deals(row) -> str:
+    """`` (20 deals, effective n 31.2)``: what the search rung's interval rests on (a rung
+    stored before the effective n was kept: its interval is Wilson's over its seat-games)."""
+    if pd.isna(row.n_eff):
+        return f" ({int(row.deals):,} deals)" if not pd.isna(row.deals) else ""
+    return f" ({int(row.deals):,} deals, effective n {row.n_eff:,.1f})"
 
 
 def _percent(value: float, low: float, high: float) -> str:

@@ -259,8 +259,10 @@ def ladder_section(ladder: pd.DataFrame, seats: int, no_search: str | None = Non
             "Within a rung the member doing best against the rung below climbs, chosen on "
             "the same data (slightly optimistic). The search rung is played on its own "
             "deals, each in every seat, the other seats drawn from the top rung deal by "
-            "deal; its interval is Wilson's over its seat-games, and it is not separated "
-            "where that covers the fair share."
+            "deal; its interval is Wilson's at the effective sample size of its seat-games "
+            "(the rotations of a deal share its cards: Kish's design effect from their "
+            "correlation, n_eff between the deals and the seat-games), and it shows no "
+            "measurable difference where that covers the fair share."
             + (f" {no_search}" if no_search else "")
         ),
         figures=[
@@ -270,7 +272,7 @@ def ladder_section(ladder: pd.DataFrame, seats: int, no_search: str | None = Non
                 figure,
                 "Win share per seat-game against a table of the rung below, with 95% "
                 "bootstrap intervals over deals (the search rung, in its own colour: Wilson "
-                "over its seat-games); n: the seat-games read; grey: the baseline.",
+                "at its effective n); n: the seat-games read; grey: the baseline.",
             )
         ],
         tables=[
