@@ -113,6 +113,22 @@ def test_batches_are_cut_into_chunks_that_never_cross_a_batch() -> None:
     assert [(c.batch.index, c.first, c.games) for c in resumed[:2]] == [(1, 6, 4), (2, 0, 4)]
 
 
+def test_with_several_workers_the_last_batches_are_cut_so_the_workers_finish_together() -> None:
+    batches = list(stream_batches(seed=3, batch_size=10, max_games=45))  # 10, 10, 10, 10, 5
+    chunks = chunks_of(batches, FixedSizes(WHOLE), workers=2)
+    assert [(c.batch.index, c.first, c.games) for c in chunks] == [
+        (0, 0, 10), (1, 0, 10), (2, 0, 10),
+        (3, 0, 3), (3, 3, 3), (3, 6, 3), (3, 9, 1),  # the last two batches: in 4 pieces
+        (4, 0, 2), (4, 2, 2), (4, 4, 1),
+    ]  # fmt: skip
+    one_worker = list(chunks_of(batches, FixedSizes(WHOLE), workers=1))
+    assert [(c.batch.index, c.games) for c in one_worker] == [(b.index, b.games) for b in batches]
+    resumed = list(chunks_of(iter(batches[3:]), FixedSizes(WHOLE), resume=(3, 5), workers=2))
+    assert [(c.batch.index, c.first, c.games) for c in resumed] == [
+        (3, 5, 3), (3, 8, 2), (4, 0, 2), (4, 2, 2), (4, 4, 1),
+    ]  # fmt: skip
+
+
 # --- chunks never change results -------------------------------------------------------------
 
 

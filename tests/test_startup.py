@@ -18,11 +18,13 @@ HEAVY = (
     "matplotlib",
     "rich",
     "pyarrow.dataset",
+    "pydantic",
 )
 """Also scipy.linalg (numba imports it with its NumPy implementations only to look for BLAS;
 ``compiled.load_array_support`` keeps it out), rich (only for a progress bar: the probe runs
-with --no-progress) and pyarrow's dataset reader (a finished run's summary uses the tables
-in memory, not read back)."""
+with --no-progress), pyarrow's dataset reader (a finished run's summary uses the tables
+in memory, not read back) and pydantic (typer reads options with it; ``cli_values`` reads
+the plain ones without it)."""
 
 PROBE = """
 import atexit, sys
@@ -89,3 +91,50 @@ def test_a_lazy_module_imports_on_first_attribute(tmp_path, monkeypatch):
     assert "zoosim_lazy_probe" in sys.modules
     assert lazy.module() is sys.modules["zoosim_lazy_probe"]
     monkeypatch.delitem(sys.modules, "zoosim_lazy_probe")
+
+
+IMPORT_PROBE = """
+import gc, sys
+from zooanalysis import storage
+storage.FREEZE_BACKGROUND_IMPORTS = {freeze}
+{before}
+collections = []
+gc.callbacks.append(lambda phase, info: phase == "start" and collections.append(phase))
+frozen = gc.get_freeze_count()
+storage.import_parquet_in_background().join()
+print("RESULT", "pandas" in sys.modules, len(collections), gc.get_freeze_count() > frozen,
+      gc.isenabled())
+"""
+
+
+def background_import(freeze: bool, before: str = "") -> tuple[bool, int, bool, bool]:
+    """(pandas imported, collections meanwhile, objects frozen, collector running) of a
+    run's background import of pandas in a fresh process."""
+    code = IMPORT_PROBE.format(freeze=freeze, before=before)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=600, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    line = next(line for line in result.stdout.splitlines() if line.startswith("RESULT"))
+    imported, collections, frozen, running = line.split()[1:]
+    return imported == "True", int(collections), frozen == "True", running == "True"
+
+
+def test_the_background_import_of_pandas_pauses_the_garbage_collector():
+    """Its ~200,000 objects live to the end: collections while they are made free nothing.
+    Unpaused, the import triggers about a hundred of them."""
+    imported, collections, frozen, running = background_import(freeze=False)
+    assert imported and running and not frozen
+    assert collections <= 1  # at most the one scan when the collector resumes
+
+
+def test_in_zoosim_s_own_process_the_imported_objects_are_frozen():
+    imported, collections, frozen, running = background_import(freeze=True)
+    assert imported and running and frozen
+    assert collections == 0
+
+
+def test_a_paused_collector_stays_paused_after_the_import():
+    imported, collections, frozen, running = background_import(False, before="gc.disable()")
+    assert imported and not running and not frozen
+    assert collections == 0

@@ -17,6 +17,8 @@ from typing import Annotated
 
 import typer
 
+from zooanalysis import storage
+from zooanalysis.cli_values import install as install_plain_values
 from zooanalysis.errors import SettingsError, UserError
 from zooanalysis.games import game_names, get_game, parse_players
 from zooanalysis.games.base import Game
@@ -27,6 +29,8 @@ from zooanalysis.scenario import Scenario, load_scenario
 from zooanalysis.settings import check_players_setting
 from zooanalysis.storage import RunInterruptedError
 from zooanalysis.strategy_spec import PlayerSpec, format_number, parse_lineup
+
+install_plain_values()  # typer's values without importing pydantic (issue 13)
 
 app = typer.Typer(
     add_completion=False,
@@ -1484,7 +1488,8 @@ def main(argv: list[str] | None = None) -> int:
     SIGTERM stops a command as Ctrl-C does (a run keeps its checkpoint).
 
     Called without ``argv`` (the ``zoosim`` command itself), the process ends with the
-    command, so the objects alive at the start and at the end are frozen out of the cyclic
+    command, so the objects alive at the start, once a run's background import of pandas
+    ends (``storage.FREEZE_BACKGROUND_IMPORTS``) and at the end are frozen out of the cyclic
     garbage collector (:func:`gc.freeze`): its full collections, and the one at exit, would
     otherwise scan the hundreds of thousands of numba, pandas and typer objects that live
     until exit anyway (about 0.4 CPU seconds of a short ``zoosim run``). Objects that die
@@ -1494,6 +1499,7 @@ def main(argv: list[str] | None = None) -> int:
     owns_process = argv is None
     if owns_process:
         gc.freeze()
+        storage.FREEZE_BACKGROUND_IMPORTS = True  # the run's pandas import: frozen as well
     try:
         with _sigterm_as_interrupt():
             return _main(argv)

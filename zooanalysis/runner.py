@@ -172,17 +172,41 @@ def chunk_seconds() -> float:
     return seconds
 
 
+TAIL_PIECES = 4
+"""With several workers, each of the run's last batches (one per worker) is cut into at least
+this many chunks, so the workers finish together: whole, they would end up to a batch apart,
+one worker idle meanwhile."""
+
+
 def chunks_of(
-    batches: Iterable[Batch], sizer: ChunkSizer, resume: tuple[int, int] = (0, 0)
+    batches: Iterable[Batch],
+    sizer: ChunkSizer,
+    resume: tuple[int, int] = (0, 0),
+    workers: int = 1,
 ) -> Iterator[Chunk]:
     """The batches cut into chunks of the sizer's size (asked when each chunk is made).
 
-    ``resume`` = (batch index, games already played of it): that batch starts there.
+    ``resume`` = (batch index, games already played of it): that batch starts there. With
+    ``workers`` above 1, the last ``workers`` batches are cut into at least
+    :data:`TAIL_PIECES` chunks each (the batches are read that far ahead to know).
     """
-    for batch in batches:
+    source = iter(batches)
+    ahead: deque[Batch] = deque()
+    while True:
+        while len(ahead) <= max(workers, 1):  # this batch, and whether `workers` follow it
+            following = next(source, None)
+            if following is None:
+                break
+            ahead.append(following)
+        if not ahead:
+            return
+        batch = ahead.popleft()
+        longest = batch.games
+        if workers > 1 and len(ahead) < workers:  # one of the run's last batches
+            longest = -(-batch.games // TAIL_PIECES)
         first = resume[1] if batch.index == resume[0] else 0
         while first < batch.games:
-            games = sizer.next_size(batch.games - first)
+            games = min(sizer.next_size(batch.games - first), longest)
             yield Chunk(batch, first, games)
             first += games
 
@@ -423,7 +447,7 @@ def play(
     if position is None:
         position = Position(initial if initial is not None else {}, games_done)
     sizer = sizer or ChunkSizer()
-    chunks = chunks_of(batches, sizer, (position.batch, position.batch_games))
+    chunks = chunks_of(batches, sizer, (position.batch, position.batch_games), max(jobs, 1))
     results = run_chunks(TimedJob(job), chunks, jobs, backend, scheduler)
     try:
         while True:

@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from zooanalysis.errors import UserError
+from zooanalysis.lazy_modules import collector_paused
 from zooanalysis.lazy_modules import pandas as pd
 
 MANIFEST = "manifest.json"
@@ -428,17 +429,27 @@ TABLE_WRITERS = 4
 disk (``fsync``) release the GIL, and a run's end waits for every table's flush."""
 
 
-def import_parquet_in_background() -> None:
+FREEZE_BACKGROUND_IMPORTS = False
+"""Whether :func:`import_parquet_in_background` freezes what is alive once it imported out of
+the cyclic garbage collector (``lazy_modules.collector_paused``): set by the ``zoosim``
+command, whose process ends with the command (``cli.main``), never in another process."""
+
+
+def import_parquet_in_background():
     """Import the Parquet writer on a thread of its own, so that a run that plays for a
-    while does not wait for it at its end (where it is all that runs)."""
+    while does not wait for it at its end (where it is all that runs); returns the thread.
+
+    The cyclic garbage collector is paused meanwhile (``lazy_modules.collector_paused``)."""
     import threading
 
     def load() -> None:
-        with suppress(ImportError):
+        with collector_paused(FREEZE_BACKGROUND_IMPORTS), suppress(ImportError):
             import pandas.io.parquet  # noqa: F401
             import pyarrow.parquet  # noqa: F401
 
-    threading.Thread(target=load, name="zoosim-import-parquet").start()
+    thread = threading.Thread(target=load, name="zoosim-import-parquet")
+    thread.start()
+    return thread
 
 
 def write_tables(folder: Path, tables: Mapping[str, pd.DataFrame]) -> dict[str, str]:
