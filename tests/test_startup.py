@@ -18,13 +18,11 @@ HEAVY = (
     "matplotlib",
     "rich",
     "pyarrow.dataset",
-    "pydantic",
 )
 """Also scipy.linalg (numba imports it with its NumPy implementations only to look for BLAS;
 ``compiled.load_array_support`` keeps it out), rich (only for a progress bar: the probe runs
-with --no-progress), pyarrow's dataset reader (a finished run's summary uses the tables
-in memory, not read back) and pydantic (typer reads options with it; ``cli_values`` reads
-the plain ones without it)."""
+with --no-progress) and pyarrow's dataset reader (a finished run's summary uses the tables
+in memory, not read back)."""
 
 PROBE = """
 import atexit, sys

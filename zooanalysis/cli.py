@@ -18,7 +18,6 @@ from typing import Annotated
 import typer
 
 from zooanalysis import storage
-from zooanalysis.cli_values import install as install_plain_values
 from zooanalysis.errors import SettingsError, UserError
 from zooanalysis.games import game_names, get_game, parse_players
 from zooanalysis.games.base import Game
@@ -29,8 +28,6 @@ from zooanalysis.scenario import Scenario, load_scenario
 from zooanalysis.settings import check_players_setting
 from zooanalysis.storage import RunInterruptedError
 from zooanalysis.strategy_spec import PlayerSpec, format_number, parse_lineup
-
-install_plain_values()  # typer's values without importing pydantic (issue 13)
 
 app = typer.Typer(
     add_completion=False,
