@@ -333,7 +333,7 @@ def _play_batch(
         lead_changes = 0
         streak_leader = -2
         streak_start = 0
-        hand_index = 0
+        hand_index = np.int64(0)  # typed, not the literal 0: play_hand compiles once
         reason = CAP
         decided = 0  # real decisions this game (zooanalysis.decisions)
         while True:
@@ -346,8 +346,8 @@ def _play_batch(
                     hand |= face_bit(deck[index])
                 hands[seat] = hand
             play_hand(
-                rules, hands, hand_index % players, hand_index, codes, params, stream, 0,
-                passes, points, cards, jacks, diamonds, scores, info, decision_options,
+                rules, hands, hand_index % players, hand_index, codes, params, stream,
+                np.int64(0), passes, points, cards, jacks, diamonds, scores, info, decision_options,
             )  # fmt: skip
             if info[STATUS] != OK:
                 return info[STATUS]
