@@ -1483,7 +1483,7 @@ def _play_batch(
         lead_changes_hist[min(lead_changes, LEAD_CHANGE_BINS - 1)] += 1
         settled_hist[min(SETTLED_BINS - 1, (SETTLED_BINS * streak_start) // rounds)] += 1
         # the partners are tied winners; the margin is in rounds
-        tally_outcome(scores, players, False, win_ties, margins)
+        tally_outcome(scores, players, np.bool_(False), win_ties, margins)
         if write_rows:
             for seat in range(players):
                 row_points[game, seat] = nums[S_POINTS + (seat & 1)]
