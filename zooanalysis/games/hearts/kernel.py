@@ -418,7 +418,7 @@ def _play_batch(
             points_sum[seat] += value
             points_squares[seat] += value * value
             points_hist[seat, min(max(value + GAME_POINT_OFFSET, 0), GAME_POINT_BINS - 1)] += 1
-        tally_shared_outcome(totals, players, True, win_ties, margins)
+        tally_shared_outcome(totals, players, np.bool_(True), win_ties, margins)
         count_game_decisions(decided, game_decisions)
         hands_hist[min(hand_index, HANDS_BINS - 1)] += 1
         end_reasons[reason] += 1
