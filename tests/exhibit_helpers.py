@@ -73,7 +73,7 @@ def exhibit_round(rules, hands, start_seat, codes, params, stream, identical, st
         seat = (start_seat + offset) % players
         value = count_faces(hands[seat] & SUIT_FACES[HEARTS])
         if codes[seat] == 0:
-            value += below(stream, 2)
+            value += below(stream, np.int64(2))  # typed: below compiles once
         standing[seat] = value
         scores[seat] = value
         diamonds[seat] = count_faces(hands[seat] & SUIT_FACES[DIAMONDS])

@@ -70,7 +70,7 @@ def test_hand_rows_hold_exactly_their_cards(case, allowed_faces, jokers_ok) -> N
         hands.hand_add(hand, code)
     ordered = sorted(codes)
     assert hands.hand_list(hand) == ordered
-    out = np.zeros(64 * copies + 4, dtype=np.int16)
+    out = np.zeros(64 * copies + 4, dtype=np.int64)
     assert list(out[: hands.hand_codes(hand, out)]) == ordered
     assert hands.hand_size(hand) == len(codes)
     assert hands.hand_jokers(hand) == sum(code % COPY_STRIDE == JOKER for code in codes)
@@ -97,7 +97,7 @@ def test_hand_rows_hold_exactly_their_cards(case, allowed_faces, jokers_ok) -> N
 def test_hand_fill_replaces_the_hand() -> None:
     hand = hands.new_hands(1, 2)[0]
     hands.hand_add(hand, 5)
-    dealt = np.array([3, 130, JOKER, 7, 9], dtype=np.int16)
+    dealt = np.array([3, 130, JOKER, 7, 9], dtype=np.int64)
     hands.hand_fill(hand, dealt, 1, 4)
     assert hands.hand_list(hand) == [7, JOKER, 130]
     assert hands.hand_from_codes([130, JOKER, 7], copies=2).tolist() == hand.tolist()

@@ -126,9 +126,9 @@ def test_compiled_deals_are_the_python_deals(case) -> None:
     template = spec.codes()
     n = spec.size // players if per_player is None else per_player
     dealt, set_aside = deal(template, players, per_player, game_stream(seed, game))
-    codes_out = np.full((players, n), -1, dtype=np.int16)
+    codes_out = np.full((players, n), -1, dtype=np.int64)
     rows = hands.new_hands(players, spec.copies)
-    rest = np.full(spec.size - players * n, -1, dtype=np.int16)
+    rest = np.full(spec.size - players * n, -1, dtype=np.int64)
     _kernel_deal(template, players, n, seed, game, codes_out, rows, rest)
     assert codes_out.tolist() == dealt
     assert rest.tolist() == set_aside
@@ -157,6 +157,6 @@ def test_impossible_deals_are_refused() -> None:
 
 def test_cards_parse_into_a_deal_template() -> None:
     # a hand-built deck (e.g. from a rulebook example) deals like a built one
-    template = np.array(parse_cards("7H 10S QS JOKER"), dtype=np.int16)
+    template = np.array(parse_cards("7H 10S QS JOKER"), dtype=np.int64)
     dealt, _ = deal(template, 2, 2, game_stream(1, 2))
     assert sorted(dealt[0] + dealt[1]) == sorted(template.tolist())

@@ -34,19 +34,19 @@ def play_kernel(template, players, copies, rule, trump, order, start, flip_every
     rows = np.zeros((players, copies + 1), dtype=np.uint64)
     per_player = deck.shape[0] // players
     deal_to_hands(deck, players, per_player, stream, rows)
-    trick = np.zeros(players, dtype=np.int16)
-    leader, n_played, n_tricks = 0, 0, 0
+    trick = np.zeros(players, dtype=np.int64)
+    leader, n_played, n_tricks = 0, 0, np.int64(0)  # typed, as the games pass them
     while True:
         direction = direction_for_trick(start, flip_every, n_tricks)
-        led, played = NO_SUIT, 0
+        led, played = np.int64(NO_SUIT), np.int64(0)
         for position in range(players):
             hand = rows[(leader + position) % players]
             faces = hands.hand_faces(hand)
-            allowed = follow.legal_faces(faces, rule, led, trump, played, False)
-            count = hands.count_playable(hand, allowed, True)
+            allowed = follow.legal_faces(faces, rule, led, trump, played, np.bool_(False))
+            count = hands.count_playable(hand, allowed, np.bool_(True))
             if count == 0:
                 return n_played, n_tricks
-            code = hands.nth_playable(hand, allowed, True, below(stream, count))
+            code = hands.nth_playable(hand, allowed, np.bool_(True), below(stream, count))
             hands.hand_remove(hand, code)
             face = code & 127
             trick[position] = face
@@ -114,7 +114,7 @@ def games(draw):
 def test_kernel_and_readable_engine_play_the_same_game(case) -> None:
     spec = case.pop("spec")
     template = spec.codes()
-    played = np.full(spec.size, -1, dtype=np.int16)
+    played = np.full(spec.size, -1, dtype=np.int64)
     winners = np.full(spec.size, -1, dtype=np.int64)
     settings_ = (case["players"], case["rule"], case["trump"], case["order"], case["start"],
                  case["flip_every"], case["jokers_strongest"], case["ties"], case["seed"],
@@ -132,6 +132,6 @@ def test_kernel_and_readable_engine_play_the_same_game(case) -> None:
 def test_hand_masks_see_every_held_suit() -> None:
     # a sanity check on the kernel's inputs: a dealt hand's suits are its cards' suits
     rows = hands.new_hands(1, 2)
-    codes = np.array([3, 20, 128 + 40, 64], dtype=np.int16)
+    codes = np.array([3, 20, 128 + 40, 64], dtype=np.int64)
     hands.hand_fill(rows[0], codes, 0, 4)
-    assert suits_held(hands.hand_faces(rows[0])) == 0b0111
+    assert suits_held(np.uint64(hands.hand_faces(rows[0]))) == 0b0111

@@ -43,13 +43,13 @@ def cards(text: str) -> list[Card]:
 def compiled_winner(trick: list[Card], led: int | None = None, trump: int = NO_SUIT,
                     order: int = NUMERIC, direction: int = UP, jokers_strongest: bool = False,
                     ties: int = EARLIER_WINS) -> int:
-    faces = np.array([card.face for card in trick], dtype=np.int16)
+    faces = np.array([card.face for card in trick], dtype=np.int64)
     led = trick[0].suit if led is None else led
     return trick_winner(faces, len(trick), led, trump, order, direction, jokers_strongest, ties)
 
 
 def highest(trick: list[Card], order: int = NUMERIC, direction: int = UP) -> int:
-    faces = np.array([card.face for card in trick], dtype=np.int16)
+    faces = np.array([card.face for card in trick], dtype=np.int64)
     return highest_positions(faces, len(trick), order, direction)
 
 

@@ -531,7 +531,7 @@ def test_a_round_from_given_hands_with_duplicate_cards() -> None:
     hands = []
     for seat in range(4):
         deck = np.array([seat * COPY_STRIDE + suit * 16 + rank for suit in range(4)
-                         for rank in range(1, 14)], dtype=np.int16)
+                         for rank in range(1, 14)], dtype=np.int64)
         shuffle(deck, stream)
         hands.append(sorted(int(code) for code in deck[:13]))
     deal = Deal(hands=hands, benches=[[ALLSTAR_0], [ALLSTAR_1]])

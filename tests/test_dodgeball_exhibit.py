@@ -21,7 +21,7 @@ def personal_hands(stream: np.ndarray) -> list[list[int]]:
     hands = []
     for seat in range(4):
         deck = np.array([seat * COPY_STRIDE + suit * 16 + rank for suit in range(4)
-                         for rank in range(1, 14)], dtype=np.int16)
+                         for rank in range(1, 14)], dtype=np.int64)
         shuffle(deck, stream)
         hands.append(sorted(int(code) for code in deck[:13]))
     return hands

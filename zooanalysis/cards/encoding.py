@@ -10,7 +10,8 @@ A card's *code* tells identical faces apart: ``code = copy * 128 + face``. ``cop
 of several identical cards this is: the deck it came from (Chai Tea Jazz's double deck,
 Through the Zoo where it is the owner's seat), or for jokers which joker (the first joker
 is ``64``, the second ``192``). A one-deck game without jokers simply has codes = faces
-0-63. Codes fit in ``int16`` (``CODE_DTYPE``); every conversion is a shift or a mask.
+0-63. Codes fit in ``int16``, but arrays of them are ``int64`` (``CODE_DTYPE``), the dtype
+every kernel deals and shuffles; every conversion is a shift or a mask.
 """
 
 from __future__ import annotations
@@ -45,7 +46,10 @@ FACE_BITS = COPY_STRIDE - 1
 MAX_COPIES = 16
 """At most 16 copies of a face (and 16 jokers): codes stay below ``N_CODES``."""
 N_CODES = MAX_COPIES * COPY_STRIDE
-CODE_DTYPE = np.int16
+CODE_DTYPE = np.int64
+"""The dtype of card-code arrays (decks, templates): the one every kernel uses, so the shared
+helpers (``rng.shuffle``, ``deck.deal_into``, ``bits.face_bit``) compile once, not once
+per dtype (compile time, issue 13)."""
 
 
 @njit(cache=True, nogil=True, error_model="numpy")

@@ -411,7 +411,7 @@ def _play_batch(
             penalty_sum[seat] += value
             penalty_squares[seat] += value * value
             penalty_hist[seat, min(value, PENALTY_BINS - 1)] += 1
-        tally_outcome(points, players, True, win_ties, margins)
+        tally_outcome(points, players, np.bool_(True), win_ties, margins)
         count_game_decisions(decided, game_decisions)
         lead_changes_hist[min(traj[T_CHANGES], LEAD_CHANGE_BINS - 1)] += 1
         if n_best == 1 and game_moves > 0:

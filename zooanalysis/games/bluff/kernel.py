@@ -710,7 +710,7 @@ def _play_games(
         rounds_hist[min(round_index + 1, ROUND_BINS - 1)] += 1
         moves_hist[min(moves, MOVE_BINS - 1)] += 1
         end_reasons[end_reason] += 1
-        tally_outcome(scores, players, True, win_ties, margins)
+        tally_outcome(scores, players, np.bool_(True), win_ties, margins)
         game_decisions[min(decided, GAME_BINS - 1)] += 1
         lead_changes_hist[min(lead_changes, LEAD_CHANGE_BINS - 1)] += 1
         if n_best == 1:  # the single winner is the last check's sole leader

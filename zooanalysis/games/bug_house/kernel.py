@@ -138,7 +138,7 @@ def _count_outcome(
         points_sum[seat] += won
         points_squares[seat] += won
     team_wins[winner] += 1
-    tally_outcome(scores, SEATS, False, win_ties, margins)
+    tally_outcome(scores, np.int64(SEATS), np.bool_(False), win_ties, margins)
 
 
 @njit(cache=True, nogil=True, error_model="numpy", inline="always")
@@ -183,7 +183,7 @@ def _play_batch(
     for g in range(n_games):
         seed_game(stream, batch_seed, first_game + g)
         deck[:] = template
-        deal_into(deck, SEATS, per_player, stream, dealt)
+        deal_into(deck, np.int64(SEATS), per_player, stream, dealt)
         for seat in range(SEATS):
             mask = _ZERO
             for i in range(per_player):

@@ -58,6 +58,11 @@ BASE, PER_OPTION, JITTER, PASS_TIME, KEEP_HIGH, ENDGAME, GIVE_HIGH = range(MAX_P
 _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
 _LANE = np.uint64(0xFFFF)
+_NUMERIC = np.int64(NUMERIC)
+_UP = np.int64(UP)
+"""The rank order and direction, typed: a bare module constant is a literal type to numba,
+and ``orders.weakest_card``/``strongest_card`` would compile once more than for the int64
+that a plain Python call passes (compile time, issue 13)."""
 
 
 def _time_params(base: float, per_option: float, jitter: float, pass_time: float):
@@ -354,7 +359,7 @@ def lead_meld(code, hand, min_run, singles_ok):
     if rank >= 0:
         return pair, PAIR, 2, rank
     if singles_ok:
-        face = weakest_card(hand, NUMERIC, UP)
+        face = weakest_card(hand, _NUMERIC, _UP)
         if face >= 0:
             return face_bit(face), SINGLE, 1, face & 15
     return _ZERO, NONE, 0, -1
@@ -373,7 +378,7 @@ def follow_meld(params, row, hand, top_kind, top_len, top_high, min_run, opponen
         if cards == _ZERO:
             return _ZERO, NONE, 0, -1
         loose = cards & ~meld_cards(h, min_run)
-        face = weakest_card(loose if loose != _ZERO else cards, NUMERIC, UP)
+        face = weakest_card(loose if loose != _ZERO else cards, _NUMERIC, _UP)
         return face_bit(face), SINGLE, 1, face & 15
     if top_kind == PAIR:
         pair, rank = lowest_pair(h, top_high, limit)
@@ -415,7 +420,7 @@ def choose_gift(code, params, row, trick, need, stream) -> int:
         return nth_face(cards, below(stream, count_faces(cards)))
     wanted = cards & np.uint64(need)
     if code != FAST and wanted != _ZERO:
-        return strongest_card(wanted, NUMERIC, UP)
+        return strongest_card(wanted, _NUMERIC, _UP)
     if params[row, GIVE_HIGH] > 0.5:
-        return strongest_card(cards, NUMERIC, UP)
-    return weakest_card(cards, NUMERIC, UP)
+        return strongest_card(cards, _NUMERIC, _UP)
+    return weakest_card(cards, _NUMERIC, _UP)

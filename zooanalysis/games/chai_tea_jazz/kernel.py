@@ -591,8 +591,10 @@ def _play_batch(
                 seat = leader
                 for position in range(players):
                     faces = _faces(hands, seat)
-                    allowed = legal_faces(faces, MAY_TRUMP, led, trump, 0, False)
-                    decided += count_decision(count_playable(hands[seat], allowed, True),
+                    # typed, not literals: the shared card helpers compile once
+                    allowed = legal_faces(faces, np.int64(MAY_TRUMP), led, trump, np.int64(0),
+                                          np.bool_(False))
+                    decided += count_decision(count_playable(hands[seat], allowed, np.bool_(True)),
                                               decision_options)  # fmt: skip
                     if codes[seat] == RANDOM:  # the same function choose_card calls
                         if plain:  # one copy, no joker: the card is its face
@@ -858,7 +860,7 @@ def _play_batch(
             places[seat] = sides - 1 - place
         margin = standings[winner_side] - best_other
         margin_hist[min(max(margin + GP_OFFSET, 0), GP_BINS - 1)] += 1
-        tally_shared_outcome(places, players, False, win_ties, margins)
+        tally_shared_outcome(places, players, np.bool_(False), win_ties, margins)
         count_game_decisions(decided, game_decisions)
         if write_rows:
             for seat in range(players):

@@ -297,8 +297,8 @@ def code_of_face(hand, face) -> int:
 @njit(cache=True, nogil=True, error_model="numpy")
 def random_card(hands, seat, legal, stream) -> int:
     """The ``random`` policy's card: the ``below(m)``-th of the ``m`` legal cards."""
-    count = count_playable(hands[seat], legal, True)
-    return nth_playable(hands[seat], legal, True, below(stream, count))
+    count = count_playable(hands[seat], legal, np.bool_(True))  # typed: compiled once
+    return nth_playable(hands[seat], legal, np.bool_(True), below(stream, count))
 
 
 @njit(cache=True, nogil=True, error_model="numpy")

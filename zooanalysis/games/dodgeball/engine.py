@@ -54,7 +54,7 @@ from typing import Protocol
 import numpy as np
 
 from zooanalysis import rng as rng_module
-from zooanalysis.cards.encoding import COPY_STRIDE, FACE_BITS, JOKER, NO_SUIT, Card
+from zooanalysis.cards.encoding import CODE_DTYPE, COPY_STRIDE, FACE_BITS, JOKER, NO_SUIT, Card
 from zooanalysis.cards.follow import (
     JOKER_DECLARED,
     MUST_NOT_FOLLOW_STRICT,
@@ -328,13 +328,13 @@ class Deal:
 def deck_codes(settings: DodgeballSettings) -> np.ndarray:
     """The unshuffled deck: the settings' ranks in the four suits, increasing codes."""
     return np.array(
-        [suit * 16 + rank for suit in range(4) for rank in settings.ranks], dtype=np.int16
+        [suit * 16 + rank for suit in range(4) for rank in settings.ranks], dtype=CODE_DTYPE
     )
 
 
 def ringer_codes() -> np.ndarray:
     """The four Ringers as they sit in a hand: the rank-0 card of each suit."""
-    return np.array([suit * 16 + RINGER_LOW for suit in range(4)], dtype=np.int16)
+    return np.array([suit * 16 + RINGER_LOW for suit in range(4)], dtype=CODE_DTYPE)
 
 
 def deal_round(settings: DodgeballSettings, stream: np.ndarray) -> Deal:

@@ -926,7 +926,9 @@ def play_round(
             # for this strict rule the legal suits are the declarable ones, whatever the
             # hand holds (the suits it lacks have no cards to offer)
             led = NO_SUIT if position == 0 else trick[0] >> 4
-            suits = declarable_suit_set(MUST_NOT_FOLLOW_STRICT, led, NO_SUIT, played)
+            suits = declarable_suit_set(
+                np.int64(MUST_NOT_FOLLOW_STRICT), led, np.int64(NO_SUIT), played
+            )  # typed, as plain Python calls pass them: compiled once
             legal = hand & SUIT_SET_FACES[suits]
             jokers = stars if suits != 0 else 0
             n_legal = count_faces(legal)
@@ -1029,7 +1031,7 @@ def play_round(
             played |= SUIT_BIT[declared >> 4]
 
         # ---- resolve: hit, block or catch ----
-        highest = highest_positions(trick, SEATS, order, UP)
+        highest = highest_positions(trick, np.int64(SEATS), order, np.int64(UP))
         latest = latest_position(highest)
         opponents = highest & (0b1010 if latest % 2 == 0 else 0b0101)
         bencher = -1
@@ -1483,7 +1485,7 @@ def _play_batch(
         lead_changes_hist[min(lead_changes, LEAD_CHANGE_BINS - 1)] += 1
         settled_hist[min(SETTLED_BINS - 1, (SETTLED_BINS * streak_start) // rounds)] += 1
         # the partners are tied winners; the margin is in rounds
-        tally_outcome(scores, players, False, win_ties, margins)
+        tally_outcome(scores, players, np.bool_(False), win_ties, margins)
         if write_rows:
             for seat in range(players):
                 row_points[game, seat] = nums[S_POINTS + (seat & 1)]

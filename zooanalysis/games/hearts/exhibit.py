@@ -113,8 +113,8 @@ def exhibit_round(rules, hands, start_seat, codes, params, stream, identical, st
     info = np.zeros(HAND_OUT, dtype=np.int64)
     decision_options = np.zeros(OPTION_BINS, dtype=np.int64)  # not reported by the exhibit
     kernel_hand(
-        rules, masks, start_seat, 0, codes, params, stream, identical,
-        passes, points, cards, jacks, diamonds, scores, info, decision_options,
+        rules, masks, np.int64(start_seat), np.int64(0), codes, params, stream,
+        np.int64(identical), passes, points, cards, jacks, diamonds, scores, info, decision_options,
     )  # fmt: skip
     if info[STATUS] != OK:
         raise RuntimeError("Hearts exhibit: a strategy made an illegal choice")

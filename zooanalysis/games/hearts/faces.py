@@ -61,5 +61,6 @@ def card_face(high: int) -> int:
 
 
 def high_of(faces: Iterable[int]) -> np.uint64:
-    """The high-face mask of some faces (card codes of one deck)."""
-    return high_mask(mask_of(faces))
+    """The high-face mask of some faces (card codes of one deck), as ``np.uint64`` (the
+    type the kernel passes: a Python int would compile the strategies a second time)."""
+    return np.uint64(high_mask(mask_of(faces)))

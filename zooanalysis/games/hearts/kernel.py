@@ -333,7 +333,7 @@ def _play_batch(
         lead_changes = 0
         streak_leader = -2
         streak_start = 0
-        hand_index = 0
+        hand_index = np.int64(0)  # typed, not the literal 0: play_hand compiles once
         reason = CAP
         decided = 0  # real decisions this game (zooanalysis.decisions)
         while True:
@@ -346,8 +346,8 @@ def _play_batch(
                     hand |= face_bit(deck[index])
                 hands[seat] = hand
             play_hand(
-                rules, hands, hand_index % players, hand_index, codes, params, stream, 0,
-                passes, points, cards, jacks, diamonds, scores, info, decision_options,
+                rules, hands, hand_index % players, hand_index, codes, params, stream,
+                np.int64(0), passes, points, cards, jacks, diamonds, scores, info, decision_options,
             )  # fmt: skip
             if info[STATUS] != OK:
                 return info[STATUS]
@@ -418,7 +418,7 @@ def _play_batch(
             points_sum[seat] += value
             points_squares[seat] += value * value
             points_hist[seat, min(max(value + GAME_POINT_OFFSET, 0), GAME_POINT_BINS - 1)] += 1
-        tally_shared_outcome(totals, players, True, win_ties, margins)
+        tally_shared_outcome(totals, players, np.bool_(True), win_ties, margins)
         count_game_decisions(decided, game_decisions)
         hands_hist[min(hand_index, HANDS_BINS - 1)] += 1
         end_reasons[reason] += 1

@@ -211,7 +211,7 @@ def heuristic_pass(params, row, hand, count) -> np.uint64:
     """``safe``'s and ``bold``'s passed cards (no random draw)."""
     rest = np.uint64(hand)
     chosen = _EMPTY
-    shoot = _shooting(params, row, rest, False)
+    shoot = _shooting(params, row, rest, np.bool_(False))  # typed: compiled once
     for _ in range(count):
         face = lowest_face(rest) if shoot else _safe_pass_card(params, row, rest)
         if shoot:  # the lowest by strength, whatever the suit

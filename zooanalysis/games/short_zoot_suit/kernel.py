@@ -256,7 +256,7 @@ def _play_batch(
         streak_leader = -2
         streak_start = 0
         last_check = -1
-        decided = 0  # real decisions this game (zooanalysis.decisions)
+        decided = np.int64(0)  # real decisions this game (zooanalysis.decisions); typed
 
         for round_index in range(rounds):
             start = round_index % players
@@ -298,7 +298,7 @@ def _play_batch(
                     pile_ever[seat] = pile
             seen = _EMPTY
             leader = start
-            round_tricks = 0
+            round_tricks = np.int64(0)  # typed, not the literal 0: choose_* compile once
             while True:
                 # ---- before the trick: draw, place or pass, from the leader ----
                 placed_last = 0
@@ -365,8 +365,8 @@ def _play_batch(
                     empties_hist[n_empty] += 1
                     break
                 # ---- the trick ----
-                led = NO_SUIT
-                best = -1
+                led = np.int64(NO_SUIT)  # typed, not literals: choose_card compiles once
+                best = np.int64(-1)
                 winner = leader
                 for offset in range(players):
                     seat = _next_seat(leader, offset, players)
@@ -484,7 +484,7 @@ def _play_batch(
         n_best = tally_outcome(
             scores, players, wins, sole_wins, points_sum, points_squares, points_hist
         )
-        tally_shared_outcome(scores, players, False, win_ties, margins)
+        tally_shared_outcome(scores, players, np.bool_(False), win_ties, margins)
         count_game_decisions(decided, game_decisions)
         game_tricks_hist[min(game_tricks, GAME_TRICK_BINS - 1)] += 1
         lead_changes_hist[min(lead_changes, LEAD_CHANGE_BINS - 1)] += 1

@@ -48,6 +48,12 @@ LEAN, PILE, DRAW_AT, STOP_AT, PLACE_SINGLETONS, CHASE, END_LEAN = range(MAX_PARA
 """Slots of the compiled parameter array (every heuristic reads the same slots)."""
 
 _EMPTY = np.uint64(0)
+_NUMERIC = np.int64(NUMERIC)
+_UP = np.int64(UP)
+"""The rank order and direction, typed: a bare module constant is a literal type to numba,
+and ``orders.weakest_card``/``strongest_card`` would compile once more than for the int64
+that a plain Python call passes (compile time, issue 13)."""
+
 
 def _lean(default: float) -> ParamSpec:
     return ParamSpec(
@@ -228,7 +234,7 @@ def _highest_k(cards, k) -> np.uint64:
     """The ``k`` highest cards of ``cards`` by rank (equal ranks: lowest suit first)."""
     chosen = _EMPTY
     for _ in range(k):
-        face = strongest_card(cards & ~chosen, NUMERIC, UP)
+        face = strongest_card(cards & ~chosen, _NUMERIC, _UP)
         if face < 0:
             break
         chosen |= face_bit(face)
@@ -240,7 +246,7 @@ def _lowest_k(cards, k) -> np.uint64:
     """The ``k`` lowest cards of ``cards`` by rank (equal ranks: lowest suit first)."""
     chosen = _EMPTY
     for _ in range(k):
-        face = weakest_card(cards & ~chosen, NUMERIC, UP)
+        face = weakest_card(cards & ~chosen, _NUMERIC, _UP)
         if face < 0:
             break
         chosen |= face_bit(face)
@@ -389,13 +395,13 @@ def heuristic_card(
     want = _wants_trick(params, row, tricks, shorts, count_faces(hand) + pile_size, done)
     if led == NO_SUIT:  # leading
         if not want:
-            return weakest_card(hand, NUMERIC, UP)
+            return weakest_card(hand, _NUMERIC, _UP)
         sure = _EMPTY
         for suit in range(N_SUITS):
             sure |= _sure_cards(hand, suit, unseen)
         if sure != _EMPTY:
-            return weakest_card(sure, NUMERIC, UP)
-        return strongest_card(hand, NUMERIC, UP)
+            return weakest_card(sure, _NUMERIC, _UP)
+        return strongest_card(hand, _NUMERIC, _UP)
     lane = SUIT_FACES[led]
     if legal & lane != _EMPTY:  # following suit
         higher = legal & _above(best)
@@ -414,7 +420,7 @@ def heuristic_card(
         return highest_face(legal) if last else lowest_face(legal)
     # void in the led suit: any card shorts
     if want:
-        return weakest_card(legal, NUMERIC, UP)
+        return weakest_card(legal, _NUMERIC, _UP)
     suit = shortest_suit(legal)
     return highest_face(legal & SUIT_FACES[suit])
 

@@ -195,7 +195,7 @@ def _batch_loop(
     write_rows = row_points.shape[0] > 0
     stream = np.empty(1, dtype=np.uint64)
     order = np.empty(rounds, dtype=np.int64)
-    decks = np.empty((players, DECK_SIZE), dtype=np.int16)
+    decks = np.empty((players, DECK_SIZE), dtype=np.int64)  # as CODE_DTYPE: shuffle once
     deck_len = np.empty(players, dtype=np.int64)
     hands = np.empty(players, dtype=np.uint64)
     exhibit_hands = np.empty(players, dtype=np.uint64)
@@ -233,7 +233,7 @@ def _batch_loop(
             deck_len[seat] = DECK_SIZE
             diamond_totals[seat] = 0
         start = rules[M_START]
-        decided = 0  # real decisions this game (zooanalysis.decisions)
+        decided = np.int64(0)  # real decisions this game (zooanalysis.decisions); typed
         for r in range(rounds):
             slot = order[r]
             for seat in range(players):
@@ -245,7 +245,7 @@ def _batch_loop(
                 deck_len[seat] = top - hand_size
             # the exhibits a mulliganed card may come back for
             future[:] = 0
-            future_rounds = 0
+            future_rounds = np.int64(0)  # typed: mulligan_decision compiles once
             last = r + 2 if johannesburg else rounds
             for later in range(r + 1, min(last, rounds)):
                 for face in range(64):
@@ -270,7 +270,7 @@ def _batch_loop(
                     top -= k
                     left = discard
                     while left != EMPTY:
-                        face = nth_face(left, 0)
+                        face = nth_face(left, np.int64(0))
                         left &= ~face_bit(face)
                         decks[seat, top] = face
                         top += 1
@@ -342,7 +342,7 @@ def _batch_loop(
             game_points_hist[seat, min(points_now, TOTAL_BINS - 1)] += 1
             meta_points_hist[seat, min(meta_points[seat], POINT_BINS - 1)] += 1
             diamonds_hist[seat, min(diamond_totals[seat], DIAMOND_BINS - 1)] += 1
-        tally_outcome(final, players, False, win_ties, scratch_margins)
+        tally_outcome(final, players, np.bool_(False), win_ties, scratch_margins)
         if runner_up >= 0:
             margins[min(game_points[winner] - runner_up, MARGIN_BINS - 1)] += 1
         index = _order_index(order, rounds)

@@ -118,7 +118,7 @@ def exhibit_values(name: str) -> np.ndarray:
 def _mask_sum(values, mask) -> int:
     total = 0
     while mask != EMPTY:
-        face = nth_face(mask, 0)
+        face = nth_face(mask, np.int64(0))
         total += values[face]
         mask &= ~face_bit(face)
     return total
@@ -156,7 +156,7 @@ def mulligan_decision(code, params, hand, deck, limit, now, future, future_round
         best = -1
         left = hand & ~chosen
         while left != EMPTY:
-            face = nth_face(left, 0)
+            face = nth_face(left, np.int64(0))
             left &= ~face_bit(face)
             gain = mean_now - now[face]
             if weight > 0.0:
