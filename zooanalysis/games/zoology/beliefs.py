@@ -376,6 +376,7 @@ def own_vote_information(
     terms,
     filled,
     position,
+    scratch,
 ):
     """:func:`vote_information` about ``target``'s own animal (every other seat's animal
     known: ``seat_w[other]`` is its weight on ``card``), with the per-animal terms of the
@@ -384,7 +385,23 @@ def own_vote_information(
     and the voter's other candidates, not on the prior, so they repeat from turn to turn and
     game to game. Call it only where :func:`memo_usable`. Every float is computed by the same
     operations in the same order as :func:`vote_information`: the result is bit for bit the
-    same. ``seat_animals[target]`` is never read."""
+    same. ``seat_animals[target]`` is never read.
+
+    ``scratch``: four rows of at least ``n_board`` floats (rows 0, 1, 6 and 7 of
+    ``strategies.new_work``). The prior and the card's weights are gathered once in board
+    order (the prior 0.0 where :func:`vote_information` skips an animal); per voter the two
+    quotients of every animal are computed in one loop the compiler vectorises, then summed
+    in board order. A skipped animal adds an exact zero (its prior is 0.0 and every term
+    finite), and a sum that starts at +0.0 never becomes -0.0, so adding it leaves the
+    sum's bits as they are."""
+    board_p = scratch[0]
+    board_w = scratch[1]
+    target_share = scratch[6]
+    spread_share = scratch[7]
+    for i in range(n_board):
+        x = board[i]
+        board_p[i] = 0.0 if prior[x] <= 0.0 else prior[x]
+        board_w[i] = weights[card, x]
     total = 0.0
     for voter in range(players):
         if voter == target:
@@ -416,17 +433,16 @@ def own_vote_information(
                     rest, rest_wl, weights[card, board[i]], scores[card, board[i]]
                 )
             filled[card, key] = True
+        for i in range(n_board):  # no branch, no sum: vectorised
+            z = rest + board_w[i]
+            target_share[i] = board_p[i] * board_w[i] / z
+            spread_share[i] = board_p[i] / z
         conditional = 0.0
         p_target = 0.0
         spread = 0.0
-        for i in range(n_board):
-            x = board[i]
-            if prior[x] <= 0.0:
-                continue
-            w = weights[card, x]
-            z = rest + w
-            conditional += prior[x] * row[i]
-            p_target += prior[x] * w / z
-            spread += prior[x] / z
+        for i in range(n_board):  # the sums, in board order as vote_information's
+            conditional += board_p[i] * row[i]
+            p_target += target_share[i]
+            spread += spread_share[i]
         total += _marginal(p_target, spread, rest, rest_wl) - conditional
     return max(total, 0.0)
