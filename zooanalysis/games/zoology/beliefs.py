@@ -196,46 +196,53 @@ def posterior(likelihood, board, n_board, excluded, probs):
     """Normalise ``likelihood`` over the board animals not ``excluded`` into ``probs``.
 
     Returns ``(top animal, its probability)``; the first animal in board order wins ties.
+    Both loops run without a branch (:func:`posterior_top`'s sum and top; a quotient for
+    every board animal, 0.0 kept for the excluded ones): the same floats.
     """
+    top, _, total = _top_and_total(likelihood, board, n_board, excluded)
+    if top < 0 or total <= 0.0:
+        for i in range(n_board):
+            probs[board[i]] = 0.0
+        if top < 0:
+            return -1, 0.0
+        probs[top] = 1.0  # every candidate's product underflowed: the top one (first) takes it
+        return top, 1.0
+    for i in range(n_board):
+        x = board[i]
+        quotient = likelihood[x] / total
+        probs[x] = 0.0 if excluded[x] else quotient
+    return top, probs[top]
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def _top_and_total(likelihood, board, n_board, excluded):
+    """The first board animal not ``excluded`` with the largest likelihood (-1 if none), that
+    likelihood, and the sum of the likelihoods not excluded, in board order.
+
+    Without a branch on the data (which animals are excluded and where the top is are
+    unpredictable): an excluded animal adds +0.0 (the sum starts at +0.0 and its terms are
+    >= 0, so it is never -0.0 and adding +0.0 leaves it as it is) and cannot become the top
+    (``-1.0`` stands in for it, below every likelihood)."""
     top = -1
     top_value = -1.0
     total = 0.0
     for i in range(n_board):
         x = board[i]
-        probs[x] = 0.0
-        if not excluded[x]:
-            value = likelihood[x]
-            total += value
-            if value > top_value:
-                top_value = value
-                top = x
-    if top < 0:
-        return -1, 0.0
-    if total <= 0.0:  # every candidate's product underflowed: the top one (first) takes it
-        probs[top] = 1.0
-        return top, 1.0
-    for i in range(n_board):
-        x = board[i]
-        if not excluded[x]:
-            probs[x] = likelihood[x] / total
-    return top, probs[top]
+        value = likelihood[x]
+        out = excluded[x]
+        total += 0.0 if out else value
+        candidate = -1.0 if out else value
+        better = candidate > top_value
+        top = x if better else top
+        top_value = candidate if better else top_value
+    return top, top_value, total
 
 
 @njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def posterior_top(likelihood, board, n_board, excluded):
     """:func:`posterior`'s ``(top animal, its probability)`` without filling every
     probability (the same floats: the top's likelihood over the same total)."""
-    top = -1
-    top_value = -1.0
-    total = 0.0
-    for i in range(n_board):
-        x = board[i]
-        if not excluded[x]:
-            value = likelihood[x]
-            total += value
-            if value > top_value:
-                top_value = value
-                top = x
+    top, _, total = _top_and_total(likelihood, board, n_board, excluded)
     if top < 0:
         return -1, 0.0
     if total <= 0.0:
