@@ -397,10 +397,12 @@ def own_vote_information(
     ``scratch``: four rows of at least ``n_board`` floats (rows 0, 1, 6 and 7 of
     ``strategies.new_work``). The prior and the card's weights are gathered once in board
     order (the prior 0.0 where :func:`vote_information` skips an animal); per voter the two
-    quotients of every animal are computed in one loop the compiler vectorises, then summed
-    in board order. A skipped animal adds an exact zero (its prior is 0.0 and every term
-    finite), and a sum that starts at +0.0 never becomes -0.0, so adding it leaves the
-    sum's bits as they are."""
+    quotients of every animal are computed in one loop without a branch, then summed in
+    board order (the old ``prior <= 0`` skip mispredicted: which animals are ruled out is
+    unpredictable; numba's LLVM does not vectorise these divisions, so it is the branch
+    that costs, not the three extra quotients). A skipped animal adds an exact zero (its
+    prior is 0.0 and every term finite), and a sum that starts at +0.0 never becomes -0.0,
+    so adding it leaves the sum's bits as they are."""
     board_p = scratch[0]
     board_w = scratch[1]
     target_share = scratch[6]
@@ -440,7 +442,7 @@ def own_vote_information(
                     rest, rest_wl, weights[card, board[i]], scores[card, board[i]]
                 )
             filled[card, key] = True
-        for i in range(n_board):  # no branch, no sum: vectorised
+        for i in range(n_board):  # no branch, no sum
             z = rest + board_w[i]
             target_share[i] = board_p[i] * board_w[i] / z
             spread_share[i] = board_p[i] / z
