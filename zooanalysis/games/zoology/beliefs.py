@@ -196,46 +196,53 @@ def posterior(likelihood, board, n_board, excluded, probs):
     """Normalise ``likelihood`` over the board animals not ``excluded`` into ``probs``.
 
     Returns ``(top animal, its probability)``; the first animal in board order wins ties.
+    Both loops run without a branch (:func:`posterior_top`'s sum and top; a quotient for
+    every board animal, 0.0 kept for the excluded ones): the same floats.
     """
+    top, _, total = _top_and_total(likelihood, board, n_board, excluded)
+    if top < 0 or total <= 0.0:
+        for i in range(n_board):
+            probs[board[i]] = 0.0
+        if top < 0:
+            return -1, 0.0
+        probs[top] = 1.0  # every candidate's product underflowed: the top one (first) takes it
+        return top, 1.0
+    for i in range(n_board):
+        x = board[i]
+        quotient = likelihood[x] / total
+        probs[x] = 0.0 if excluded[x] else quotient
+    return top, probs[top]
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def _top_and_total(likelihood, board, n_board, excluded):
+    """The first board animal not ``excluded`` with the largest likelihood (-1 if none), that
+    likelihood, and the sum of the likelihoods not excluded, in board order.
+
+    Without a branch on the data (which animals are excluded and where the top is are
+    unpredictable): an excluded animal adds +0.0 (the sum starts at +0.0 and its terms are
+    >= 0, so it is never -0.0 and adding +0.0 leaves it as it is) and cannot become the top
+    (``-1.0`` stands in for it, below every likelihood)."""
     top = -1
     top_value = -1.0
     total = 0.0
     for i in range(n_board):
         x = board[i]
-        probs[x] = 0.0
-        if not excluded[x]:
-            value = likelihood[x]
-            total += value
-            if value > top_value:
-                top_value = value
-                top = x
-    if top < 0:
-        return -1, 0.0
-    if total <= 0.0:  # every candidate's product underflowed: the top one (first) takes it
-        probs[top] = 1.0
-        return top, 1.0
-    for i in range(n_board):
-        x = board[i]
-        if not excluded[x]:
-            probs[x] = likelihood[x] / total
-    return top, probs[top]
+        value = likelihood[x]
+        out = excluded[x]
+        total += 0.0 if out else value
+        candidate = -1.0 if out else value
+        better = candidate > top_value
+        top = x if better else top
+        top_value = candidate if better else top_value
+    return top, top_value, total
 
 
 @njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def posterior_top(likelihood, board, n_board, excluded):
     """:func:`posterior`'s ``(top animal, its probability)`` without filling every
     probability (the same floats: the top's likelihood over the same total)."""
-    top = -1
-    top_value = -1.0
-    total = 0.0
-    for i in range(n_board):
-        x = board[i]
-        if not excluded[x]:
-            value = likelihood[x]
-            total += value
-            if value > top_value:
-                top_value = value
-                top = x
+    top, _, total = _top_and_total(likelihood, board, n_board, excluded)
     if top < 0:
         return -1, 0.0
     if total <= 0.0:
@@ -376,6 +383,7 @@ def own_vote_information(
     terms,
     filled,
     position,
+    scratch,
 ):
     """:func:`vote_information` about ``target``'s own animal (every other seat's animal
     known: ``seat_w[other]`` is its weight on ``card``), with the per-animal terms of the
@@ -384,7 +392,25 @@ def own_vote_information(
     and the voter's other candidates, not on the prior, so they repeat from turn to turn and
     game to game. Call it only where :func:`memo_usable`. Every float is computed by the same
     operations in the same order as :func:`vote_information`: the result is bit for bit the
-    same. ``seat_animals[target]`` is never read."""
+    same. ``seat_animals[target]`` is never read.
+
+    ``scratch``: four rows of at least ``n_board`` floats (rows 0, 1, 6 and 7 of
+    ``strategies.new_work``). The prior and the card's weights are gathered once in board
+    order (the prior 0.0 where :func:`vote_information` skips an animal); per voter the two
+    quotients of every animal are computed in one loop without a branch, then summed in
+    board order (the old ``prior <= 0`` skip mispredicted: which animals are ruled out is
+    unpredictable; numba's LLVM does not vectorise these divisions, so it is the branch
+    that costs, not the three extra quotients). A skipped animal adds an exact zero (its
+    prior is 0.0 and every term finite), and a sum that starts at +0.0 never becomes -0.0,
+    so adding it leaves the sum's bits as they are."""
+    board_p = scratch[0]
+    board_w = scratch[1]
+    target_share = scratch[6]
+    spread_share = scratch[7]
+    for i in range(n_board):
+        x = board[i]
+        board_p[i] = 0.0 if prior[x] <= 0.0 else prior[x]
+        board_w[i] = weights[card, x]
     total = 0.0
     for voter in range(players):
         if voter == target:
@@ -416,17 +442,16 @@ def own_vote_information(
                     rest, rest_wl, weights[card, board[i]], scores[card, board[i]]
                 )
             filled[card, key] = True
+        for i in range(n_board):  # no branch, no sum
+            z = rest + board_w[i]
+            target_share[i] = board_p[i] * board_w[i] / z
+            spread_share[i] = board_p[i] / z
         conditional = 0.0
         p_target = 0.0
         spread = 0.0
-        for i in range(n_board):
-            x = board[i]
-            if prior[x] <= 0.0:
-                continue
-            w = weights[card, x]
-            z = rest + w
-            conditional += prior[x] * row[i]
-            p_target += prior[x] * w / z
-            spread += prior[x] / z
+        for i in range(n_board):  # the sums, in board order as vote_information's
+            conditional += board_p[i] * row[i]
+            p_target += target_share[i]
+            spread += spread_share[i]
         total += _marginal(p_target, spread, rest, rest_wl) - conditional
     return max(total, 0.0)

@@ -42,6 +42,7 @@ from zooanalysis.games.zoology.strategies import (
     CURIOUS,
     MEMORY,
     MISREAD,
+    WORK_ROWS,
     choose_question,
     eliminate,
     gift_target,
@@ -436,7 +437,7 @@ def _play_batch(
     # each perceiving seat's reading of every question's votes this round: [turn, seat, voter]
     heard = np.zeros((max(supply_tokens, 1), players, players), dtype=np.int64)
     probs = np.zeros(n_animals, dtype=np.float64)
-    work = np.zeros((6, max(n_animals, players + 8)), dtype=np.float64)  # as new_work
+    work = np.zeros((WORK_ROWS, max(n_animals, players + 8)), dtype=np.float64)  # as new_work
     votes = np.zeros(players, dtype=np.int64)
     tokens = np.zeros(players, dtype=np.int64)
     done = np.zeros(players, dtype=np.bool_)

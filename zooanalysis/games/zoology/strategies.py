@@ -257,6 +257,7 @@ def own_information_memo(
         terms,
         filled,
         position,
+        work,
     )
 
 
@@ -549,7 +550,11 @@ def gift_target(seat, players, tokens, done):
     return best
 
 
+WORK_ROWS = 8
+
+
 def new_work(n_animals: int, players: int = 8) -> np.ndarray:
     """Scratch rows for ``choose_question`` and the information functions (width fits animals
-    and seats): rows 0-1 per animal, rows 2-5 per seat or neutral animal."""
-    return np.zeros((6, max(n_animals, players + 8)), dtype=np.float64)
+    and seats): rows 0-1 and 6-7 per animal (or board position), rows 2-5 per seat or
+    neutral animal."""
+    return np.zeros((WORK_ROWS, max(n_animals, players + 8)), dtype=np.float64)
