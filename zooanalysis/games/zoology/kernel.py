@@ -626,7 +626,7 @@ def _play_batch(
                         if perceives(codes[s]):
                             top = _perceiver_guess(
                                 s,
-                                True,
+                                np.bool_(True),
                                 codes[s],
                                 params[s],
                                 players,
@@ -735,7 +735,7 @@ def _play_batch(
                         if perceives(codes[s]):
                             top = _perceiver_guess(
                                 s,
-                                False,
+                                np.bool_(False),
                                 codes[s],
                                 params[s],
                                 players,
@@ -819,7 +819,7 @@ def _play_batch(
                                 finished = True
                                 break
                             if tokens[s] > 0 and gift:  # none, or a teammate still guessing
-                                options = 1
+                                options = np.int64(1)
                                 for t in range(players):
                                     if t != s and not done[t]:
                                         options += 1
@@ -900,7 +900,7 @@ def _play_batch(
                 coop_success[cell] += 1
         else:
             # the standing, not the points: all who reached points_to_win share the win
-            tally_outcome(standing, players, False, win_ties, margins)
+            tally_outcome(standing, players, np.bool_(False), win_ties, margins)
             lead_changes_hist[min(leader_state[1], LEAD_BINS - 1)] += 1
             if n_best == 1 and turns > 0:
                 # a change with t turns played happens at turn index t - 1, so the winner
