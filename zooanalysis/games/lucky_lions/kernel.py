@@ -93,7 +93,7 @@ from zooanalysis.games.lucky_lions.generator import generate_deck_into, work_siz
 from zooanalysis.games.lucky_lions.strategies import (
     RANDOM,
     TABLE_WIDTH,
-    card_tables,
+    card_tables_cached,
     choose_discarder,
     choose_draw_instead,
     choose_excluded,
@@ -105,6 +105,7 @@ from zooanalysis.games.lucky_lions.strategies import (
     greedy_rate,
     keep_at,
     new_strategy_workspace,
+    new_table_cache,
     people_values,
     random_card,
     random_coin,
@@ -253,6 +254,7 @@ def play_batch(
         rows["row_turns"],
         rows["row_end"],
         new_strategy_workspace(),
+        *new_table_cache(),
     )
     if status == ILLEGAL:
         raise RuntimeError("kernel stopped: a strategy made an illegal choice")
@@ -545,6 +547,8 @@ def _play_batch(
     row_turns,
     row_end,
     strategy_work,
+    cache_keys,
+    cache_tables,
 ):
     players = codes.shape[0]
     n_cards = base_cards + busy_cards if fresh else fixed_rows.shape[0]
@@ -695,7 +699,10 @@ def _play_batch(
                 for m in range(gs[MARKET_N]):  # card tables, built once per card
                     c = market[m]
                     if built[c] != table_key:
-                        card_tables(rows, c, wild_animals, busy_zoo, tables)
+                        card_tables_cached(
+                            rows, c, wild_animals, busy_zoo, tables,
+                            cache_keys, cache_tables,
+                        )
                         built[c] = table_key
                 # greedy_card, its three steps called here: no work tuple on the hot path
                 fill_mixes(active, my_die, dlen, seen, unseen, mixes)
@@ -772,7 +779,10 @@ def _play_batch(
                                 my_die, unseen,
                             )
                             if built[card_i] != table_key:
-                                card_tables(rows, card_i, wild_animals, busy_zoo, tables)
+                                card_tables_cached(
+                                    rows, card_i, wild_animals, busy_zoo, tables,
+                                    cache_keys, cache_tables,
+                                )
                                 built[card_i] = table_key
                             subset_at(
                                 c,
@@ -838,7 +848,10 @@ def _play_batch(
                                 my_die, unseen,
                             )
                             if built[card_i] != table_key:
-                                card_tables(rows, card_i, wild_animals, busy_zoo, tables)
+                                card_tables_cached(
+                                    rows, card_i, wild_animals, busy_zoo, tables,
+                                    cache_keys, cache_tables,
+                                )
                                 built[card_i] = table_key
                             keep = keep_at(
                                 tables,
@@ -1049,7 +1062,10 @@ def _play_batch(
                             for m in range(gs[MARKET_N]):
                                 ci = market[m]
                                 if built[ci] != table_key:
-                                    card_tables(rows, ci, wild_animals, busy_zoo, tables)
+                                    card_tables_cached(
+                                        rows, ci, wild_animals, busy_zoo, tables,
+                                        cache_keys, cache_tables,
+                                    )
                                     built[ci] = table_key
                             card_type = discard_at(
                                 my_die, market, gs[MARKET_N], rows, tables, unseen, discard_work

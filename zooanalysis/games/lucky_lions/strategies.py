@@ -431,6 +431,48 @@ def card_tables(
             tables[i, TABLE_SETS + s] = _winners_of_set(n, positions, special, x, y, s)
 
 
+TABLE_CACHE_SLOTS = 1024
+"""Slots of :func:`card_tables_cached`'s cache (a power of two)."""
+
+
+def new_table_cache() -> tuple[np.ndarray, np.ndarray]:
+    """An empty cache for :func:`card_tables_cached`: (keys, tables); one per batch."""
+    return (
+        np.zeros(TABLE_CACHE_SLOTS, dtype=np.int64),
+        np.zeros((TABLE_CACHE_SLOTS, TABLE_WIDTH), dtype=np.int64),
+    )
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def card_tables_cached(
+    rows: np.ndarray,
+    i: np.int64,
+    wild_powers: bool,
+    with_sets: bool,
+    tables: np.ndarray,
+    cache_keys: np.ndarray,
+    cache_tables: np.ndarray,
+) -> None:
+    """:func:`card_tables` of ``rows[i]`` into ``tables[i]``, copied from a cache when a card
+    with the same :func:`row_key` was built before (the table depends on nothing else: the
+    cycle, the special and its animals), else built and remembered. A direct-mapped cache
+    (``cache_keys``: the packed key plus one per slot, 0 for an empty slot; ``cache_tables``:
+    the rows), valid for one ``wild_powers`` / ``with_sets`` (one per batch): a fresh print
+    per game deals new cards, mostly with cycles seen before. The same integers either way."""
+    n, positions, special, x, y = row_key(rows, i)
+    key = ((((positions << 3 | n) << 3 | (special + 1)) << 3 | (x + 1)) << 3 | (y + 1)) + 1
+    slot = ((key * np.int64(-7046029254386353131)) >> 40) & (cache_keys.shape[0] - 1)
+    width = TABLE_WIDTH if with_sets else TABLE_SETS  # the columns card_tables writes
+    if cache_keys[slot] == key:
+        for f in range(width):
+            tables[i, f] = cache_tables[slot, f]
+        return
+    card_tables(rows, i, wild_powers, with_sets, tables)
+    cache_keys[slot] = key
+    for f in range(width):
+        cache_tables[slot, f] = tables[i, f]
+
+
 @njit(cache=True, nogil=True, error_model="numpy")
 def winner_sets(card: np.ndarray, out: np.ndarray) -> None:
     """``out[s]``: the winning animals (a mask) when the animals shown are exactly the set
@@ -1178,18 +1220,83 @@ def type_values_at(
                 chance += mixes[q, b]  # 1.0 * the chance: exact
             out[t] = chance
         return
-    saved = work.saved
-    for u in range(N_TYPES):
-        saved[u] = mixes[me, u]
-    for t in range(N_ANIMALS):
-        for u in range(N_TYPES):
-            mixes[me, u] = 0.0
-        mixes[me, t] = 1.0
-        out[t] = chance_among(tables, i, mixes, battlers, count, my_index, work)
+    _chances_among_mine(tables, i, mixes, battlers, count, my_index, work, out)
     for t in range(N_ANIMALS, N_TYPES):
         out[t] = out[t - N_ANIMALS]
-    for u in range(N_TYPES):
-        mixes[me, u] = saved[u]
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _chances_among_mine(
+    tables: np.ndarray,
+    i: np.int64,
+    mixes: np.ndarray,
+    rollers: np.ndarray,
+    count: np.int64,
+    me: np.int64,
+    work: StrategyWork,
+    out: np.ndarray,
+) -> None:
+    """``out[a]`` for each animal ``a``: :func:`chance_among` with roller ``me`` showing
+    ``a`` for sure, all five in one enumeration of the other rollers' animals.
+
+    :func:`chance_among` with my mix a unit vector enumerates only the other rollers'
+    animals (roller 0's fastest, mine fixed), and each weight is the product of the rollers'
+    chances in roller order with my factor exactly 1.0, so the same product without it.
+    Here each combination of the others is visited once and its weight added to the sum of
+    every animal of mine that is among the winners: each ``out[a]`` gets the same terms in
+    the same order (the same float) as its own call."""
+    animal_mix = work.animal_mix
+    options = work.options
+    n_options = work.n_options
+    digits = work.digits
+    for a in range(N_ANIMALS):
+        out[a] = 0.0
+    for r in range(count):
+        if r == me:
+            continue
+        for a in range(N_ANIMALS):
+            animal_mix[r, a] = 0.0
+        for t in range(N_TYPES):
+            animal_mix[r, animal_of(t)] += mixes[rollers[r], t]
+        m = 0
+        for a in range(N_ANIMALS):
+            if animal_mix[r, a] != 0.0:
+                options[r, m] = a
+                m += 1
+        if m == 0:
+            return
+        n_options[r] = m
+        digits[r] = 0
+    first = np.int64(1) if me == 0 else np.int64(0)  # the odometer's fastest roller
+    sets = TABLE_SETS
+    while True:
+        shown = 0
+        weight = 1.0
+        started = False
+        for r in range(count):
+            if r == me:
+                continue
+            a = options[r, digits[r]]
+            shown |= 1 << a
+            if started:
+                weight *= animal_mix[r, a]
+            else:
+                weight = animal_mix[r, a]  # 1.0 * the chance: exact
+                started = True
+        if weight != 0.0:
+            for a in range(N_ANIMALS):
+                if (tables[i, sets + (shown | (1 << a))] >> a) & 1:
+                    out[a] += weight
+        r = first
+        digits[r] += 1
+        while digits[r] == n_options[r]:
+            digits[r] = 0
+            r += 1
+            if r == me:
+                r += 1
+            if r >= count:
+                return
+            digits[r] += 1
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
