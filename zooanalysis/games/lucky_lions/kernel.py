@@ -52,7 +52,10 @@ and read by every later decision about the card: picking (``greedy_rate``,
 ``people_values``), the reduced die and the double roll (``subset_at``, ``keep_at``: the
 equilibrium's payoff matrix is read off it) and discarding (``discard_at``). The reference
 engine decides with the direct evaluations (``choose_subset``, ``choose_keep``,
-``choose_discard``), so the engines' agreement tests check the tables in play.
+``choose_discard``), so the engines' agreement tests check the tables in play. A table
+depends only on the card's cycle and special (``flat.row_key``), and a fresh print per game
+deals mostly cycles dealt before, so ``strategies.card_tables_cached`` copies it from a small
+per-batch cache when it can (the same integers).
 """
 
 from __future__ import annotations

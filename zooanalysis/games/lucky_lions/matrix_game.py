@@ -179,9 +179,11 @@ def fill_game(
     """``matrix[i, j] = mine[i] @ payoff @ theirs[j]`` (integers when ``payoff`` is, so exact
     in any order); ``row``: ``N_TYPES`` floats of scratch.
 
-    Only the types some selection of a side holds are visited (two bit masks), and zero
-    counts add nothing, so each sum has the terms of the full product that are not zero, in
-    type order: the same float (exactly the integer when ``payoff`` is one)."""
+    Each row's ``mine[i] @ payoff`` adds the nonzero counts' rows in type order; each entry
+    then adds every type's term without a branch, so the loop vectorises: a zero count adds
+    ``+-0.0``, which leaves a sum that starts at ``0.0`` unchanged (the same float as adding
+    only the nonzero terms).
+    """
     for i in range(n_mine):
         for b in range(N_TYPES):
             row[b] = 0.0

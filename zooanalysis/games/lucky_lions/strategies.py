@@ -640,10 +640,9 @@ def _chance_among_four(
                     a0 = options[0, d0]
                     if me == 0:
                         mine = a0
-                    if (tables[i, sets + (shown1 | (1 << a0))] >> mine) & 1:
-                        weight = animal_mix[0, a0] * h1 * h2 * h3  # roller order, as 1.0 * ...
-                        if weight != 0.0:
-                            chance += weight
+                    wins = (tables[i, sets + (shown1 | (1 << a0))] >> mine) & 1
+                    weight = animal_mix[0, a0] * h1 * h2 * h3  # roller order, as 1.0 * ...
+                    chance += weight * wins  # no branch: a loss adds +0.0 (the same sum)
     return chance
 
 
@@ -1285,8 +1284,7 @@ def _chances_among_mine(
                 started = True
         if weight != 0.0:
             for a in range(N_ANIMALS):
-                if (tables[i, sets + (shown | (1 << a))] >> a) & 1:
-                    out[a] += weight
+                out[a] += weight * ((tables[i, sets + (shown | (1 << a))] >> a) & 1)
         r = first
         digits[r] += 1
         while digits[r] == n_options[r]:
