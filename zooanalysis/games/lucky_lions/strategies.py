@@ -558,11 +558,29 @@ def chance_among(
     added in the same order: the same float), the winners read from the winner sets. Only
     winning combinations are weighed; the other rollers' animals, their set and their
     chances are read once per step of the odometer, not once per combination."""
-    animal_mix = work.animal_mix
-    options = work.options
-    n_options = work.n_options
-    digits = work.digits
-    high = work.high  # the chance of each roller but 0 at the odometer's current animals
+    return chance_among_in(
+        tables, i, mixes, rollers, count, me, work.animal_mix, work.options, work.n_options,
+        work.digits, work.high,
+    )
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def chance_among_in(
+    tables: np.ndarray,
+    i: np.int64,
+    mixes: np.ndarray,
+    rollers: np.ndarray,
+    count: np.int64,
+    me: np.int64,
+    animal_mix: np.ndarray,
+    options: np.ndarray,
+    n_options: np.ndarray,
+    digits: np.ndarray,
+    high: np.ndarray,
+) -> float:
+    """:func:`chance_among` with :class:`StrategyWork`'s arrays passed one by one (no work
+    tuple: the kernel's every-turn path, whose calls then count no references);
+    ``high``: the chance of each roller but 0 at the odometer's current animals."""
     for r in range(count):
         for a in range(N_ANIMALS):
             animal_mix[r, a] = 0.0
@@ -706,18 +724,26 @@ def _everyone_value(
     me: np.int64,
     mixes: np.ndarray,
     sizes: np.ndarray,
-    work: StrategyWork,
+    rollers: np.ndarray,
+    animal_mix: np.ndarray,
+    options: np.ndarray,
+    n_options: np.ndarray,
+    digits: np.ndarray,
+    high: np.ndarray,
 ) -> float:
-    """Expected points of taking the card of ``tables[i]`` (``points``) when everyone rolls."""
+    """Expected points of taking the card of ``tables[i]`` (``points``) when everyone rolls
+    (the rest: :func:`chance_among_in`'s work arrays)."""
     players = sizes.shape[0]
-    rollers = work.rollers
     rollers[0] = me
     count = np.int64(1)  # typed, not the literal 1: chance_among compiles once
     for q in range(players):
         if q != me:
             rollers[count] = q
             count += 1
-    return points * chance_among(tables, i, mixes, rollers, count, np.int64(0), work)
+    return points * chance_among_in(
+        tables, i, mixes, rollers, count, np.int64(0), animal_mix, options, n_options, digits,
+        high,
+    )
 
 
 # --- random: small scalar functions (the kernel calls them directly, no arrays to count) ----
@@ -879,10 +905,39 @@ def people_values(
     """``out[c]``: the expected points of market card ``c`` if it has the people icon
     (everyone rolls; Busy Zoo), from the players' ``mixes``; card ``market[c]``'s
     :func:`card_tables` (with the winner sets) are ``tables[market[c]]``."""
+    people_values_in(
+        me, market, market_count, rows, tables, mixes, sizes, work.rollers, work.animal_mix,
+        work.options, work.n_options, work.digits, work.high, out,
+    )
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def people_values_in(
+    me: np.int64,
+    market: np.ndarray,
+    market_count: np.int64,
+    rows: np.ndarray,
+    tables: np.ndarray,
+    mixes: np.ndarray,
+    sizes: np.ndarray,
+    rollers: np.ndarray,
+    animal_mix: np.ndarray,
+    options: np.ndarray,
+    n_options: np.ndarray,
+    digits: np.ndarray,
+    high: np.ndarray,
+    out: np.ndarray,
+) -> None:
+    """:func:`people_values` with :class:`StrategyWork`'s arrays passed one by one: the
+    kernel calls it every turn, and a work tuple would cost a reference count increment and
+    decrement per array at every call down to the enumeration (``kernel.py``: why)."""
     for c in range(market_count):
         card_i = market[c]
         if rows[card_i, PEOPLE] == 1:
-            out[c] = _everyone_value(tables, card_i, rows[card_i, POINTS], me, mixes, sizes, work)
+            out[c] = _everyone_value(
+                tables, card_i, rows[card_i, POINTS], me, mixes, sizes, rollers, animal_mix,
+                options, n_options, digits, high,
+            )
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -1060,7 +1115,7 @@ def type_values(
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _best_subset(
+def best_subset(
     my_die: np.ndarray, values: np.ndarray, k: np.int64, out: np.ndarray, left: np.ndarray
 ) -> None:
     for t in range(N_TYPES):
@@ -1084,13 +1139,21 @@ def _solve_selection(
     their_k: np.int64,
     stream: np.ndarray,
     out: np.ndarray,
-    game: Workspace,
+    mine: np.ndarray,
+    theirs: np.ndarray,
+    matrix: np.ndarray,
+    tableau: np.ndarray,
+    basis: np.ndarray,
+    mix: np.ndarray,
+    small: np.ndarray,
 ) -> None:
-    """``equilibrium``'s selection drawn from the selection game's mix (one uniform draw)."""
+    """``equilibrium``'s selection drawn from the selection game's mix (one uniform draw);
+    the rest: the :class:`Workspace` arrays, one by one (a tuple of arrays costs a reference
+    count per array at every call)."""
     draw = uniform(stream)
     need = equilibrium_selection(
-        payoff, my_die, their_die, k, their_k, draw, game.mine, game.theirs, game.matrix,
-        game.tableau, game.basis, game.mix, game.small, out,
+        payoff, my_die, their_die, k, their_k, draw, mine, theirs, matrix, tableau, basis,
+        mix, small, out,
     )
     if need > 0:  # a game larger than the work arrays: rare, solved in fresh ones
         mine, theirs, matrix, tableau, basis, mix, small = _workspace_arrays(need)
@@ -1136,13 +1199,16 @@ def choose_subset(
                 payoff[a, b] = pair_gain(
                     card, a, b, wild_powers, me == active, sizes[me] > 1, sizes[q] > 1
                 )
-        _solve_selection(payoff, my_die, their_die, k, min(k, sizes[q]), stream, out, game)
+        _solve_selection(
+            payoff, my_die, their_die, k, min(k, sizes[q]), stream, out, game.mine,
+            game.theirs, game.matrix, game.tableau, game.basis, game.mix, game.small,
+        )
         return
     mixes = work.mixes
     fill_mixes(me, my_die, sizes, seen, unseen, mixes)
     values = work.values
     type_values(card, me, battlers, count, active, mixes, sizes, wild_powers, values, work)
-    _best_subset(my_die, values, k, out, work.left)
+    best_subset(my_die, values, k, out, work.left)
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -1206,20 +1272,12 @@ def type_values_at(
         if battlers[r] == me:
             my_index = r
     if count == 2:
-        q = battlers[1 - my_index]
-        mine = tie_is_mine(me == active, sizes[me] > 1, sizes[q] > 1)
-        for t in range(N_TYPES):
-            mask = tables[i, TABLE_WIN + t]
-            if mine:
-                mask |= tables[i, TABLE_TIE + t]
-            chance = 0.0
-            while mask:
-                b = LOWEST_BIT[mask]
-                mask &= mask - 1
-                chance += mixes[q, b]  # 1.0 * the chance: exact
-            out[t] = chance
+        pair_values_at(tables, i, me, battlers[1 - my_index], active, mixes, sizes, out)
         return
-    _chances_among_mine(tables, i, mixes, battlers, count, my_index, work, out)
+    _chances_among_mine(
+        tables, i, mixes, battlers, count, my_index, work.animal_mix, work.options,
+        work.n_options, work.digits, out,
+    )
     for t in range(N_ANIMALS, N_TYPES):
         out[t] = out[t - N_ANIMALS]
 
@@ -1232,7 +1290,10 @@ def _chances_among_mine(
     rollers: np.ndarray,
     count: np.int64,
     me: np.int64,
-    work: StrategyWork,
+    animal_mix: np.ndarray,
+    options: np.ndarray,
+    n_options: np.ndarray,
+    digits: np.ndarray,
     out: np.ndarray,
 ) -> None:
     """``out[a]`` for each animal ``a``: :func:`chance_among` with roller ``me`` showing
@@ -1244,10 +1305,6 @@ def _chances_among_mine(
     Here each combination of the others is visited once and its weight added to the sum of
     every animal of mine that is among the winners: each ``out[a]`` gets the same terms in
     the same order (the same float) as its own call."""
-    animal_mix = work.animal_mix
-    options = work.options
-    n_options = work.n_options
-    digits = work.digits
     for a in range(N_ANIMALS):
         out[a] = 0.0
     for r in range(count):
@@ -1295,6 +1352,33 @@ def _chances_among_mine(
             if r >= count:
                 return
             digits[r] += 1
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def pair_values_at(
+    tables: np.ndarray,
+    i: np.int64,
+    me: np.int64,
+    q: np.int64,
+    active: np.int64,
+    mixes: np.ndarray,
+    sizes: np.ndarray,
+    out: np.ndarray,
+) -> None:
+    """:func:`type_values_at` of a two-roller battle against ``q``: each value is ``q``'s
+    chances summed over the types I beat (and tie, when a tie is mine) in
+    :func:`chance_to_get`'s order (the same float). No work tuple (the kernel's hot path)."""
+    mine = tie_is_mine(me == active, sizes[me] > 1, sizes[q] > 1)
+    for t in range(N_TYPES):
+        mask = tables[i, TABLE_WIN + t]
+        if mine:
+            mask |= tables[i, TABLE_TIE + t]
+        chance = 0.0
+        while mask:
+            b = LOWEST_BIT[mask]
+            mask &= mask - 1
+            chance += mixes[q, b]  # 1.0 * the chance: exact
+        out[t] = chance
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -1351,17 +1435,55 @@ def subset_at(
     if code == EQUILIBRIUM and count == 2:
         q = battlers[0] if battlers[1] == me else battlers[1]
         game = work.game
-        their_die = game.their_die
-        estimate_die_into(seen[q], unseen, sizes[q], their_die, game.share)
-        payoff = game.payoff
-        fill_payoff(tables, i, wild_powers, me == active, sizes[me] > 1, sizes[q] > 1, payoff)
-        _solve_selection(payoff, my_die, their_die, k, min(k, sizes[q]), stream, out, game)
+        equilibrium_subset_at(
+            tables, i, me, q, active, k, my_die, sizes, seen, unseen, wild_powers, stream, out,
+            game.their_die, game.share, game.payoff, game.mine, game.theirs, game.matrix,
+            game.tableau, game.basis, game.mix, game.small,
+        )
         return
     mixes = work.mixes
     fill_mixes(me, my_die, sizes, seen, unseen, mixes)
     values = work.values
     type_values_at(tables, i, me, battlers, count, active, mixes, sizes, values, work)
-    _best_subset(my_die, values, k, out, work.left)
+    best_subset(my_die, values, k, out, work.left)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def equilibrium_subset_at(
+    tables: np.ndarray,
+    i: np.int64,
+    me: np.int64,
+    q: np.int64,
+    active: np.int64,
+    k: np.int64,
+    my_die: np.ndarray,
+    sizes: np.ndarray,
+    seen: np.ndarray,
+    unseen: np.ndarray,
+    wild_powers: bool,
+    stream: np.ndarray,
+    out: np.ndarray,
+    their_die: np.ndarray,
+    share: np.ndarray,
+    payoff: np.ndarray,
+    mine: np.ndarray,
+    theirs: np.ndarray,
+    matrix: np.ndarray,
+    tableau: np.ndarray,
+    basis: np.ndarray,
+    mix: np.ndarray,
+    small: np.ndarray,
+) -> None:
+    """:func:`subset_at` of ``equilibrium`` against the one other roller ``q``, with the
+    :class:`Workspace` arrays one by one (``their_die`` ... ``small``): the kernel calls it
+    directly, as a work tuple would cost a reference count increment and decrement per
+    array at every call (``kernel.py``: why)."""
+    estimate_die_into(seen[q], unseen, sizes[q], their_die, share)
+    fill_payoff(tables, i, wild_powers, me == active, sizes[me] > 1, sizes[q] > 1, payoff)
+    _solve_selection(
+        payoff, my_die, their_die, k, min(k, sizes[q]), stream, out, mine, theirs, matrix,
+        tableau, basis, mix, small,
+    )
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
