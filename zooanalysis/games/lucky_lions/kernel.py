@@ -43,8 +43,9 @@ plain helpers written without views or tuples (``greedy_rate``, ``fill_mixes``,
 ``card_tables`` and ``discard_at`` on row indices), and writes the rest out in
 ``_play_batch``; helpers with work tuples serve only the variants' rarer steps. The
 variants' frequent steps take their work arrays one by one too: the reduced die's choice
-(``subset_at``'s steps: ``equilibrium_subset_at``, or ``fill_mixes``, ``pair_values_at`` and
-``best_subset``) and Busy Zoo's people values (``people_values_in``); in the everything
+(``subset_at``'s steps: ``equilibrium_subset_at``, or ``fill_mixes``, ``values_at`` and
+``best_subset``), the double roll's (``keep_at``'s) and Busy Zoo's people values
+(``people_values_in``); in the everything
 scenario that made ``equilibrium*4`` about 15% faster (CPU time, same games). Nothing is
 allocated per game. (Measured with ``perf``: the return address of each sample in
 ``NRT_incref``/``NRT_decref`` names the helper that counts.)
@@ -113,7 +114,7 @@ from zooanalysis.games.lucky_lions.strategies import (
     equilibrium_subset_at,
     fill_mixes,
     greedy_rate,
-    keep_at,
+    keep_choice,
     new_strategy_workspace,
     new_table_cache,
     pair_values_at,
@@ -125,7 +126,7 @@ from zooanalysis.games.lucky_lions.strategies import (
     random_index,
     random_other,
     random_subset,
-    type_values_at,
+    values_at,
 )
 from zooanalysis.outcome import tally_outcome
 from zooanalysis.rng import below, seed_game
@@ -700,7 +701,7 @@ def _play_batch(
 
         # ---- turns (engine.play_game) ----
         decided = 0  # real decisions this game (zooanalysis.decisions)
-        active = 0
+        active = np.int64(0)  # typed, not the literal 0: its helpers compile once
         end_reason = END_POINTS
         while True:
             if gs[MARKET_N] == 0:
@@ -831,9 +832,10 @@ def _play_batch(
                                         else r_seat[0], active, mixes, dlen, w_values,
                                     )
                                 else:
-                                    type_values_at(
+                                    values_at(
                                         tables, card_i, seat, r_seat, nb, active, mixes, dlen,
-                                        w_values, strategy_work,
+                                        w_animal_mix, w_options, w_n_options, w_digits,
+                                        w_values,
                                     )
                                 best_subset(my_die, w_values, k, subset, w_left)
                         total = 0
@@ -887,21 +889,13 @@ def _play_batch(
                                     cache_keys, cache_tables,
                                 )
                                 built[card_i] = table_key
-                            keep = keep_at(
-                                tables,
-                                card_i,
-                                seat,
-                                r_seat,
-                                nb,
-                                active,
-                                die[seat, first],
-                                die[seat, second],
-                                my_die,
-                                dlen,
-                                seen,
-                                unseen,
-                                strategy_work,
+                            # keep_at, its steps called here (no work tuple)
+                            fill_mixes(seat, my_die, dlen, seen, unseen, mixes)
+                            values_at(
+                                tables, card_i, seat, r_seat, nb, active, mixes, dlen,
+                                w_animal_mix, w_options, w_n_options, w_digits, w_values,
                             )
+                            keep = keep_choice(w_values, die[seat, first], die[seat, second])
                         r_shown[r] = second if keep == 1 else first
                 # apply_powers; a wild panda's switch either comes back here to judge the
                 # same shown animals on the new card (panda_rejudge) or rolls afresh

@@ -1267,6 +1267,31 @@ def type_values_at(
     when three or more roll): with one opponent each value is the opponent's chances summed
     over the types I beat (and tie, when a tie is mine) in :func:`chance_to_get`'s order
     (the same float)."""
+    values_at(
+        tables, i, me, battlers, count, active, mixes, sizes, work.animal_mix, work.options,
+        work.n_options, work.digits, out,
+    )
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def values_at(
+    tables: np.ndarray,
+    i: np.int64,
+    me: np.int64,
+    battlers: np.ndarray,
+    count: np.int64,
+    active: np.int64,
+    mixes: np.ndarray,
+    sizes: np.ndarray,
+    animal_mix: np.ndarray,
+    options: np.ndarray,
+    n_options: np.ndarray,
+    digits: np.ndarray,
+    out: np.ndarray,
+) -> None:
+    """:func:`type_values_at` with :class:`StrategyWork`'s arrays one by one (``animal_mix``
+    ... ``digits``; no work tuple: the kernel calls it for the reduced die and the double
+    roll)."""
     my_index = np.int64(0)
     for r in range(count):
         if battlers[r] == me:
@@ -1275,8 +1300,8 @@ def type_values_at(
         pair_values_at(tables, i, me, battlers[1 - my_index], active, mixes, sizes, out)
         return
     _chances_among_mine(
-        tables, i, mixes, battlers, count, my_index, work.animal_mix, work.options,
-        work.n_options, work.digits, out,
+        tables, i, mixes, battlers, count, my_index, animal_mix, options, n_options, digits,
+        out,
     )
     for t in range(N_ANIMALS, N_TYPES):
         out[t] = out[t - N_ANIMALS]
@@ -1507,6 +1532,13 @@ def keep_at(
     fill_mixes(me, my_die, sizes, seen, unseen, mixes)
     values = work.values
     type_values_at(tables, i, me, battlers, count, active, mixes, sizes, values, work)
+    return keep_choice(values, first, second)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def keep_choice(values: np.ndarray, first: np.int64, second: np.int64) -> np.int64:
+    """double_roll: 1 (keep the second result) when its type's value is higher by more than
+    the tolerance, else 0."""
     return 1 if values[second] > values[first] + 1e-12 else 0
 
 
