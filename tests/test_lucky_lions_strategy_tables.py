@@ -280,3 +280,20 @@ def test_people_values_from_tables_are_everyone_rolling() -> None:
                 assert out[c] == ROWS[card_i, POINTS] * chance
             else:
                 assert out[c] == -1.0
+
+
+@pytest.mark.parametrize(("wild", "with_sets"), [(False, False), (True, True), (True, False)])
+def test_cached_tables_are_the_built_ones(wild: bool, with_sets: bool) -> None:
+    """``card_tables_cached`` gives every card the table ``card_tables`` builds, whether it
+    builds it, copies it from the cache (cards with the same cycle and special repeat), or
+    replaces another card's entry in its slot (more cards than slots)."""
+    rows = np.concatenate([random_rows(3 * st.TABLE_CACHE_SLOTS, 23), ROWS, ROWS])
+    width = st.TABLE_WIDTH if with_sets else st.TABLE_SETS
+    expected = np.zeros((len(rows), st.TABLE_WIDTH), dtype=np.int64)
+    got = np.zeros((len(rows), st.TABLE_WIDTH), dtype=np.int64)
+    keys, cached = st.new_table_cache()
+    for i in range(len(rows)):
+        st.card_tables(rows, i, wild, with_sets, expected)
+        st.card_tables_cached(rows, i, wild, with_sets, got, keys, cached)
+    np.testing.assert_array_equal(got[:, :width], expected[:, :width])
+    assert (keys != 0).sum() > st.TABLE_CACHE_SLOTS // 2  # the cache was used, and filled

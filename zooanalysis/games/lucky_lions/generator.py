@@ -208,7 +208,8 @@ def generate_deck_into(
     shuffles are written out as loops: no helper calls with arrays, whose reference counting
     would cost more than the shuffles)."""
     generate_group(
-        base_cards, base_sizes, base_points, busy_types, 0, base_people, stream, out, 0, work
+        base_cards, base_sizes, base_points, busy_types, np.int64(0), base_people, stream, out,
+        np.int64(0), work,
     )
     if busy_cards > 0:
         generate_group(

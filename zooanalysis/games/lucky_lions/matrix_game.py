@@ -177,19 +177,25 @@ def fill_game(
     row: np.ndarray,
 ) -> None:
     """``matrix[i, j] = mine[i] @ payoff @ theirs[j]`` (integers when ``payoff`` is, so exact
-    in any order); ``row``: ``N_TYPES`` floats of scratch."""
+    in any order); ``row``: ``N_TYPES`` floats of scratch.
+
+    Each row's ``mine[i] @ payoff`` adds the nonzero counts' rows in type order; each entry
+    then adds every type's term without a branch, so the loop vectorises: a zero count adds
+    ``+-0.0``, which leaves a sum that starts at ``0.0`` unchanged (the same float as adding
+    only the nonzero terms).
+    """
     for i in range(n_mine):
         for b in range(N_TYPES):
-            total = 0.0
-            for a in range(N_TYPES):
-                if mine[i, a] != 0:
-                    total += mine[i, a] * payoff[a, b]
-            row[b] = total
+            row[b] = 0.0
+        for a in range(N_TYPES):
+            count = mine[i, a]
+            if count != 0:
+                for b in range(N_TYPES):
+                    row[b] += count * payoff[a, b]
         for j in range(n_theirs):
             total = 0.0
             for b in range(N_TYPES):
-                if theirs[j, b] != 0:
-                    total += row[b] * theirs[j, b]
+                total += row[b] * theirs[j, b]
             matrix[i, j] = total
 
 

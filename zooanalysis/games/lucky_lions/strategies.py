@@ -431,6 +431,48 @@ def card_tables(
             tables[i, TABLE_SETS + s] = _winners_of_set(n, positions, special, x, y, s)
 
 
+TABLE_CACHE_SLOTS = 1024
+"""Slots of :func:`card_tables_cached`'s cache (a power of two)."""
+
+
+def new_table_cache() -> tuple[np.ndarray, np.ndarray]:
+    """An empty cache for :func:`card_tables_cached`: (keys, tables); one per batch."""
+    return (
+        np.zeros(TABLE_CACHE_SLOTS, dtype=np.int64),
+        np.zeros((TABLE_CACHE_SLOTS, TABLE_WIDTH), dtype=np.int64),
+    )
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def card_tables_cached(
+    rows: np.ndarray,
+    i: np.int64,
+    wild_powers: bool,
+    with_sets: bool,
+    tables: np.ndarray,
+    cache_keys: np.ndarray,
+    cache_tables: np.ndarray,
+) -> None:
+    """:func:`card_tables` of ``rows[i]`` into ``tables[i]``, copied from a cache when a card
+    with the same :func:`row_key` was built before (the table depends on nothing else: the
+    cycle, the special and its animals), else built and remembered. A direct-mapped cache
+    (``cache_keys``: the packed key plus one per slot, 0 for an empty slot; ``cache_tables``:
+    the rows), valid for one ``wild_powers`` / ``with_sets`` (one per batch): a fresh print
+    per game deals new cards, mostly with cycles seen before. The same integers either way."""
+    n, positions, special, x, y = row_key(rows, i)
+    key = ((((positions << 3 | n) << 3 | (special + 1)) << 3 | (x + 1)) << 3 | (y + 1)) + 1
+    slot = ((key * np.int64(-7046029254386353131)) >> 40) & (cache_keys.shape[0] - 1)
+    width = TABLE_WIDTH if with_sets else TABLE_SETS  # the columns card_tables writes
+    if cache_keys[slot] == key:
+        for f in range(width):
+            tables[i, f] = cache_tables[slot, f]
+        return
+    card_tables(rows, i, wild_powers, with_sets, tables)
+    cache_keys[slot] = key
+    for f in range(width):
+        cache_tables[slot, f] = tables[i, f]
+
+
 @njit(cache=True, nogil=True, error_model="numpy")
 def winner_sets(card: np.ndarray, out: np.ndarray) -> None:
     """``out[s]``: the winning animals (a mask) when the animals shown are exactly the set
@@ -516,11 +558,29 @@ def chance_among(
     added in the same order: the same float), the winners read from the winner sets. Only
     winning combinations are weighed; the other rollers' animals, their set and their
     chances are read once per step of the odometer, not once per combination."""
-    animal_mix = work.animal_mix
-    options = work.options
-    n_options = work.n_options
-    digits = work.digits
-    high = work.high  # the chance of each roller but 0 at the odometer's current animals
+    return chance_among_in(
+        tables, i, mixes, rollers, count, me, work.animal_mix, work.options, work.n_options,
+        work.digits, work.high,
+    )
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def chance_among_in(
+    tables: np.ndarray,
+    i: np.int64,
+    mixes: np.ndarray,
+    rollers: np.ndarray,
+    count: np.int64,
+    me: np.int64,
+    animal_mix: np.ndarray,
+    options: np.ndarray,
+    n_options: np.ndarray,
+    digits: np.ndarray,
+    high: np.ndarray,
+) -> float:
+    """:func:`chance_among` with :class:`StrategyWork`'s arrays passed one by one (no work
+    tuple: the kernel's every-turn path, whose calls then count no references);
+    ``high``: the chance of each roller but 0 at the odometer's current animals."""
     for r in range(count):
         for a in range(N_ANIMALS):
             animal_mix[r, a] = 0.0
@@ -598,10 +658,9 @@ def _chance_among_four(
                     a0 = options[0, d0]
                     if me == 0:
                         mine = a0
-                    if (tables[i, sets + (shown1 | (1 << a0))] >> mine) & 1:
-                        weight = animal_mix[0, a0] * h1 * h2 * h3  # roller order, as 1.0 * ...
-                        if weight != 0.0:
-                            chance += weight
+                    wins = (tables[i, sets + (shown1 | (1 << a0))] >> mine) & 1
+                    weight = animal_mix[0, a0] * h1 * h2 * h3  # roller order, as 1.0 * ...
+                    chance += weight * wins  # no branch: a loss adds +0.0 (the same sum)
     return chance
 
 
@@ -665,18 +724,26 @@ def _everyone_value(
     me: np.int64,
     mixes: np.ndarray,
     sizes: np.ndarray,
-    work: StrategyWork,
+    rollers: np.ndarray,
+    animal_mix: np.ndarray,
+    options: np.ndarray,
+    n_options: np.ndarray,
+    digits: np.ndarray,
+    high: np.ndarray,
 ) -> float:
-    """Expected points of taking the card of ``tables[i]`` (``points``) when everyone rolls."""
+    """Expected points of taking the card of ``tables[i]`` (``points``) when everyone rolls
+    (the rest: :func:`chance_among_in`'s work arrays)."""
     players = sizes.shape[0]
-    rollers = work.rollers
     rollers[0] = me
     count = np.int64(1)  # typed, not the literal 1: chance_among compiles once
     for q in range(players):
         if q != me:
             rollers[count] = q
             count += 1
-    return points * chance_among(tables, i, mixes, rollers, count, np.int64(0), work)
+    return points * chance_among_in(
+        tables, i, mixes, rollers, count, np.int64(0), animal_mix, options, n_options, digits,
+        high,
+    )
 
 
 # --- random: small scalar functions (the kernel calls them directly, no arrays to count) ----
@@ -838,10 +905,39 @@ def people_values(
     """``out[c]``: the expected points of market card ``c`` if it has the people icon
     (everyone rolls; Busy Zoo), from the players' ``mixes``; card ``market[c]``'s
     :func:`card_tables` (with the winner sets) are ``tables[market[c]]``."""
+    people_values_in(
+        me, market, market_count, rows, tables, mixes, sizes, work.rollers, work.animal_mix,
+        work.options, work.n_options, work.digits, work.high, out,
+    )
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def people_values_in(
+    me: np.int64,
+    market: np.ndarray,
+    market_count: np.int64,
+    rows: np.ndarray,
+    tables: np.ndarray,
+    mixes: np.ndarray,
+    sizes: np.ndarray,
+    rollers: np.ndarray,
+    animal_mix: np.ndarray,
+    options: np.ndarray,
+    n_options: np.ndarray,
+    digits: np.ndarray,
+    high: np.ndarray,
+    out: np.ndarray,
+) -> None:
+    """:func:`people_values` with :class:`StrategyWork`'s arrays passed one by one: the
+    kernel calls it every turn, and a work tuple would cost a reference count increment and
+    decrement per array at every call down to the enumeration (``kernel.py``: why)."""
     for c in range(market_count):
         card_i = market[c]
         if rows[card_i, PEOPLE] == 1:
-            out[c] = _everyone_value(tables, card_i, rows[card_i, POINTS], me, mixes, sizes, work)
+            out[c] = _everyone_value(
+                tables, card_i, rows[card_i, POINTS], me, mixes, sizes, rollers, animal_mix,
+                options, n_options, digits, high,
+            )
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -1019,7 +1115,7 @@ def type_values(
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _best_subset(
+def best_subset(
     my_die: np.ndarray, values: np.ndarray, k: np.int64, out: np.ndarray, left: np.ndarray
 ) -> None:
     for t in range(N_TYPES):
@@ -1043,13 +1139,21 @@ def _solve_selection(
     their_k: np.int64,
     stream: np.ndarray,
     out: np.ndarray,
-    game: Workspace,
+    mine: np.ndarray,
+    theirs: np.ndarray,
+    matrix: np.ndarray,
+    tableau: np.ndarray,
+    basis: np.ndarray,
+    mix: np.ndarray,
+    small: np.ndarray,
 ) -> None:
-    """``equilibrium``'s selection drawn from the selection game's mix (one uniform draw)."""
+    """``equilibrium``'s selection drawn from the selection game's mix (one uniform draw);
+    the rest: the :class:`Workspace` arrays, one by one (a tuple of arrays costs a reference
+    count per array at every call)."""
     draw = uniform(stream)
     need = equilibrium_selection(
-        payoff, my_die, their_die, k, their_k, draw, game.mine, game.theirs, game.matrix,
-        game.tableau, game.basis, game.mix, game.small, out,
+        payoff, my_die, their_die, k, their_k, draw, mine, theirs, matrix, tableau, basis,
+        mix, small, out,
     )
     if need > 0:  # a game larger than the work arrays: rare, solved in fresh ones
         mine, theirs, matrix, tableau, basis, mix, small = _workspace_arrays(need)
@@ -1095,13 +1199,16 @@ def choose_subset(
                 payoff[a, b] = pair_gain(
                     card, a, b, wild_powers, me == active, sizes[me] > 1, sizes[q] > 1
                 )
-        _solve_selection(payoff, my_die, their_die, k, min(k, sizes[q]), stream, out, game)
+        _solve_selection(
+            payoff, my_die, their_die, k, min(k, sizes[q]), stream, out, game.mine,
+            game.theirs, game.matrix, game.tableau, game.basis, game.mix, game.small,
+        )
         return
     mixes = work.mixes
     fill_mixes(me, my_die, sizes, seen, unseen, mixes)
     values = work.values
     type_values(card, me, battlers, count, active, mixes, sizes, wild_powers, values, work)
-    _best_subset(my_die, values, k, out, work.left)
+    best_subset(my_die, values, k, out, work.left)
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -1160,36 +1267,143 @@ def type_values_at(
     when three or more roll): with one opponent each value is the opponent's chances summed
     over the types I beat (and tie, when a tie is mine) in :func:`chance_to_get`'s order
     (the same float)."""
+    values_at(
+        tables, i, me, battlers, count, active, mixes, sizes, work.animal_mix, work.options,
+        work.n_options, work.digits, out,
+    )
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def values_at(
+    tables: np.ndarray,
+    i: np.int64,
+    me: np.int64,
+    battlers: np.ndarray,
+    count: np.int64,
+    active: np.int64,
+    mixes: np.ndarray,
+    sizes: np.ndarray,
+    animal_mix: np.ndarray,
+    options: np.ndarray,
+    n_options: np.ndarray,
+    digits: np.ndarray,
+    out: np.ndarray,
+) -> None:
+    """:func:`type_values_at` with :class:`StrategyWork`'s arrays one by one (``animal_mix``
+    ... ``digits``; no work tuple: the kernel calls it for the reduced die and the double
+    roll)."""
     my_index = np.int64(0)
     for r in range(count):
         if battlers[r] == me:
             my_index = r
     if count == 2:
-        q = battlers[1 - my_index]
-        mine = tie_is_mine(me == active, sizes[me] > 1, sizes[q] > 1)
-        for t in range(N_TYPES):
-            mask = tables[i, TABLE_WIN + t]
-            if mine:
-                mask |= tables[i, TABLE_TIE + t]
-            chance = 0.0
-            while mask:
-                b = LOWEST_BIT[mask]
-                mask &= mask - 1
-                chance += mixes[q, b]  # 1.0 * the chance: exact
-            out[t] = chance
+        pair_values_at(tables, i, me, battlers[1 - my_index], active, mixes, sizes, out)
         return
-    saved = work.saved
-    for u in range(N_TYPES):
-        saved[u] = mixes[me, u]
-    for t in range(N_ANIMALS):
-        for u in range(N_TYPES):
-            mixes[me, u] = 0.0
-        mixes[me, t] = 1.0
-        out[t] = chance_among(tables, i, mixes, battlers, count, my_index, work)
+    _chances_among_mine(
+        tables, i, mixes, battlers, count, my_index, animal_mix, options, n_options, digits,
+        out,
+    )
     for t in range(N_ANIMALS, N_TYPES):
         out[t] = out[t - N_ANIMALS]
-    for u in range(N_TYPES):
-        mixes[me, u] = saved[u]
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _chances_among_mine(
+    tables: np.ndarray,
+    i: np.int64,
+    mixes: np.ndarray,
+    rollers: np.ndarray,
+    count: np.int64,
+    me: np.int64,
+    animal_mix: np.ndarray,
+    options: np.ndarray,
+    n_options: np.ndarray,
+    digits: np.ndarray,
+    out: np.ndarray,
+) -> None:
+    """``out[a]`` for each animal ``a``: :func:`chance_among` with roller ``me`` showing
+    ``a`` for sure, all five in one enumeration of the other rollers' animals.
+
+    :func:`chance_among` with my mix a unit vector enumerates only the other rollers'
+    animals (roller 0's fastest, mine fixed), and each weight is the product of the rollers'
+    chances in roller order with my factor exactly 1.0, so the same product without it.
+    Here each combination of the others is visited once and its weight added to the sum of
+    every animal of mine that is among the winners: each ``out[a]`` gets the same terms in
+    the same order (the same float) as its own call."""
+    for a in range(N_ANIMALS):
+        out[a] = 0.0
+    for r in range(count):
+        if r == me:
+            continue
+        for a in range(N_ANIMALS):
+            animal_mix[r, a] = 0.0
+        for t in range(N_TYPES):
+            animal_mix[r, animal_of(t)] += mixes[rollers[r], t]
+        m = 0
+        for a in range(N_ANIMALS):
+            if animal_mix[r, a] != 0.0:
+                options[r, m] = a
+                m += 1
+        if m == 0:
+            return
+        n_options[r] = m
+        digits[r] = 0
+    first = np.int64(1) if me == 0 else np.int64(0)  # the odometer's fastest roller
+    sets = TABLE_SETS
+    while True:
+        shown = 0
+        weight = 1.0
+        started = False
+        for r in range(count):
+            if r == me:
+                continue
+            a = options[r, digits[r]]
+            shown |= 1 << a
+            if started:
+                weight *= animal_mix[r, a]
+            else:
+                weight = animal_mix[r, a]  # 1.0 * the chance: exact
+                started = True
+        if weight != 0.0:
+            for a in range(N_ANIMALS):
+                out[a] += weight * ((tables[i, sets + (shown | (1 << a))] >> a) & 1)
+        r = first
+        digits[r] += 1
+        while digits[r] == n_options[r]:
+            digits[r] = 0
+            r += 1
+            if r == me:
+                r += 1
+            if r >= count:
+                return
+            digits[r] += 1
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def pair_values_at(
+    tables: np.ndarray,
+    i: np.int64,
+    me: np.int64,
+    q: np.int64,
+    active: np.int64,
+    mixes: np.ndarray,
+    sizes: np.ndarray,
+    out: np.ndarray,
+) -> None:
+    """:func:`type_values_at` of a two-roller battle against ``q``: each value is ``q``'s
+    chances summed over the types I beat (and tie, when a tie is mine) in
+    :func:`chance_to_get`'s order (the same float). No work tuple (the kernel's hot path)."""
+    mine = tie_is_mine(me == active, sizes[me] > 1, sizes[q] > 1)
+    for t in range(N_TYPES):
+        mask = tables[i, TABLE_WIN + t]
+        if mine:
+            mask |= tables[i, TABLE_TIE + t]
+        chance = 0.0
+        while mask:
+            b = LOWEST_BIT[mask]
+            mask &= mask - 1
+            chance += mixes[q, b]  # 1.0 * the chance: exact
+        out[t] = chance
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -1246,17 +1460,55 @@ def subset_at(
     if code == EQUILIBRIUM and count == 2:
         q = battlers[0] if battlers[1] == me else battlers[1]
         game = work.game
-        their_die = game.their_die
-        estimate_die_into(seen[q], unseen, sizes[q], their_die, game.share)
-        payoff = game.payoff
-        fill_payoff(tables, i, wild_powers, me == active, sizes[me] > 1, sizes[q] > 1, payoff)
-        _solve_selection(payoff, my_die, their_die, k, min(k, sizes[q]), stream, out, game)
+        equilibrium_subset_at(
+            tables, i, me, q, active, k, my_die, sizes, seen, unseen, wild_powers, stream, out,
+            game.their_die, game.share, game.payoff, game.mine, game.theirs, game.matrix,
+            game.tableau, game.basis, game.mix, game.small,
+        )
         return
     mixes = work.mixes
     fill_mixes(me, my_die, sizes, seen, unseen, mixes)
     values = work.values
     type_values_at(tables, i, me, battlers, count, active, mixes, sizes, values, work)
-    _best_subset(my_die, values, k, out, work.left)
+    best_subset(my_die, values, k, out, work.left)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def equilibrium_subset_at(
+    tables: np.ndarray,
+    i: np.int64,
+    me: np.int64,
+    q: np.int64,
+    active: np.int64,
+    k: np.int64,
+    my_die: np.ndarray,
+    sizes: np.ndarray,
+    seen: np.ndarray,
+    unseen: np.ndarray,
+    wild_powers: bool,
+    stream: np.ndarray,
+    out: np.ndarray,
+    their_die: np.ndarray,
+    share: np.ndarray,
+    payoff: np.ndarray,
+    mine: np.ndarray,
+    theirs: np.ndarray,
+    matrix: np.ndarray,
+    tableau: np.ndarray,
+    basis: np.ndarray,
+    mix: np.ndarray,
+    small: np.ndarray,
+) -> None:
+    """:func:`subset_at` of ``equilibrium`` against the one other roller ``q``, with the
+    :class:`Workspace` arrays one by one (``their_die`` ... ``small``): the kernel calls it
+    directly, as a work tuple would cost a reference count increment and decrement per
+    array at every call (``kernel.py``: why)."""
+    estimate_die_into(seen[q], unseen, sizes[q], their_die, share)
+    fill_payoff(tables, i, wild_powers, me == active, sizes[me] > 1, sizes[q] > 1, payoff)
+    _solve_selection(
+        payoff, my_die, their_die, k, min(k, sizes[q]), stream, out, mine, theirs, matrix,
+        tableau, basis, mix, small,
+    )
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -1280,6 +1532,13 @@ def keep_at(
     fill_mixes(me, my_die, sizes, seen, unseen, mixes)
     values = work.values
     type_values_at(tables, i, me, battlers, count, active, mixes, sizes, values, work)
+    return keep_choice(values, first, second)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def keep_choice(values: np.ndarray, first: np.int64, second: np.int64) -> np.int64:
+    """double_roll: 1 (keep the second result) when its type's value is higher by more than
+    the tolerance, else 0."""
     return 1 if values[second] > values[first] + 1e-12 else 0
 
 
