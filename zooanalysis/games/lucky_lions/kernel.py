@@ -1216,7 +1216,7 @@ def _play_batch(
             t_cards_won_hist[q, min(won[q], CARDS_WON_BINS - 1)] += 1
         t_turns[min(turns, TURN_BINS - 1)] += 1
         t_end[end_reason] += 1
-        tally_outcome(scores, players, False, t_win_ties, t_margins)
+        tally_outcome(scores, players, np.bool_(False), t_win_ties, t_margins)
         t_lead[min(gs[LEAD_CHANGES], LEAD_BINS - 1)] += 1
         count_game_decisions(decided, t_decisions)
         if n_best == 1:
