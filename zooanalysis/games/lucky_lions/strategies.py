@@ -564,6 +564,36 @@ def chance_among(
     )
 
 
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def _roller_animals(
+    r: np.int64,
+    mixes: np.ndarray,
+    rollers: np.ndarray,
+    animal_mix: np.ndarray,
+    options: np.ndarray,
+    n_options: np.ndarray,
+    digits: np.ndarray,
+) -> bool:
+    """Set up roller ``r`` of an odometer over the rollers' animals: its chance of each
+    animal (``animal_mix[r]``, its die's type chances summed per animal), the animals it can
+    show (``options[r, :n_options[r]]``, in animal order) and its digit at 0; False when it
+    can show none (then no combination has any weight)."""
+    for a in range(N_ANIMALS):
+        animal_mix[r, a] = 0.0
+    for t in range(N_TYPES):
+        animal_mix[r, animal_of(t)] += mixes[rollers[r], t]
+    m = 0
+    for a in range(N_ANIMALS):
+        if animal_mix[r, a] != 0.0:
+            options[r, m] = a
+            m += 1
+    if m == 0:
+        return False
+    n_options[r] = m
+    digits[r] = 0
+    return True
+
+
 @njit(cache=True, nogil=True, error_model="numpy")
 def chance_among_in(
     tables: np.ndarray,
@@ -582,19 +612,8 @@ def chance_among_in(
     tuple: the kernel's every-turn path, whose calls then count no references);
     ``high``: the chance of each roller but 0 at the odometer's current animals."""
     for r in range(count):
-        for a in range(N_ANIMALS):
-            animal_mix[r, a] = 0.0
-        for t in range(N_TYPES):
-            animal_mix[r, animal_of(t)] += mixes[rollers[r], t]
-        m = 0
-        for a in range(N_ANIMALS):
-            if animal_mix[r, a] != 0.0:
-                options[r, m] = a
-                m += 1
-        if m == 0:
+        if not _roller_animals(r, mixes, rollers, animal_mix, options, n_options, digits):
             return 0.0
-        n_options[r] = m
-        digits[r] = 0
     if count == 4:
         return _chance_among_four(tables, i, me, animal_mix, options, n_options)
     chance = 0.0
@@ -1335,19 +1354,8 @@ def _chances_among_mine(
     for r in range(count):
         if r == me:
             continue
-        for a in range(N_ANIMALS):
-            animal_mix[r, a] = 0.0
-        for t in range(N_TYPES):
-            animal_mix[r, animal_of(t)] += mixes[rollers[r], t]
-        m = 0
-        for a in range(N_ANIMALS):
-            if animal_mix[r, a] != 0.0:
-                options[r, m] = a
-                m += 1
-        if m == 0:
+        if not _roller_animals(r, mixes, rollers, animal_mix, options, n_options, digits):
             return
-        n_options[r] = m
-        digits[r] = 0
     first = np.int64(1) if me == 0 else np.int64(0)  # the odometer's fastest roller
     sets = TABLE_SETS
     while True:
