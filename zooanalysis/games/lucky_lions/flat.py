@@ -84,7 +84,7 @@ def animal_of(card_type: np.int64) -> np.int64:
     return card_type % N_ANIMALS
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def is_wild(card_type: np.int64, animal: np.int64) -> bool:
     """True for the Wild Animals card of ``animal``."""
     return card_type == animal + N_ANIMALS

@@ -714,7 +714,7 @@ def _play_batch(
             # ---- one turn (engine.play_turn) ----
             options = gs[MARKET_N] * (players - 1)  # engine.pick_options
             if busy_zoo:
-                options = 0
+                options = np.int64(0)
                 for m in range(gs[MARKET_N]):
                     options += 1 if rows[market[m], PEOPLE] == 1 else players - 1
             decided += count_decision(options, t_options)
@@ -902,7 +902,7 @@ def _play_batch(
                 while True:
                     switch_owner = -1
                     if wild_animals:
-                        panda_on_card = shows_animal(card, PANDA)
+                        panda_on_card = shows_animal(card, np.int64(PANDA))
                         while True:
                             for r in range(nb):
                                 types[r] = die[r_seat[r], r_shown[r]]
@@ -1036,7 +1036,7 @@ def _play_batch(
                             if tied[r] == 1 and types[r] == WILD_LION:
                                 lion = True
                         t_powers[POWER_LION if lion else POWER_FLAMINGO] += 1
-                n_won = 0
+                n_won = np.int64(0)
                 for r in range(nb):
                     if winners[r] == 1:
                         result = RESULT_WON if found == 1 else RESULT_TIED

@@ -793,7 +793,7 @@ def random_subset(
 ) -> None:
     """``random``'s reduced die: a uniformly random ``k``-card subset of the die (counts per
     type in ``my_die``) into ``out``; ``cards`` is scratch of at least the die's size."""
-    total = 0
+    total = np.int64(0)
     for t in range(N_TYPES):
         for _ in range(my_die[t]):
             cards[total] = t
@@ -831,7 +831,7 @@ def random_discarder(first: np.int64, second: np.int64, stream: np.ndarray) -> n
 @njit(cache=True, nogil=True, error_model="numpy")
 def random_discard(my_die: np.ndarray, stream: np.ndarray) -> np.int64:
     """``random``'s discard: the type of a uniformly random card of the die."""
-    total = 0
+    total = np.int64(0)
     for t in range(N_TYPES):
         total += my_die[t]
     pick = below(stream, total)
