@@ -26,6 +26,7 @@ import platform
 import shutil
 import subprocess
 import sys
+import threading
 import zipfile
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager, suppress
@@ -435,12 +436,11 @@ the cyclic garbage collector (``lazy_modules.collector_paused``): set by the ``z
 command, whose process ends with the command (``cli.main``), never in another process."""
 
 
-def import_parquet_in_background():
+def import_parquet_in_background() -> threading.Thread:
     """Import the Parquet writer on a thread of its own, so that a run that plays for a
     while does not wait for it at its end (where it is all that runs); returns the thread.
 
     The cyclic garbage collector is paused meanwhile (``lazy_modules.collector_paused``)."""
-    import threading
 
     def load() -> None:
         with collector_paused(FREEZE_BACKGROUND_IMPORTS), suppress(ImportError):
