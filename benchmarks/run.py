@@ -547,9 +547,14 @@ def fresh_folder(scratch: Path) -> Path:
     return Path(tempfile.mkdtemp(dir=scratch)) / "run"
 
 
-def default_game_of_run(folder: Path):
-    """The game a ``zoosim run`` without ``--game`` played, read from its manifest."""
-    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+def warm_up_run(base: list[str], scratch: Path):
+    """Play ``base`` (a ``zoosim run`` command without ``--game``) for 1000 games to a fresh
+    folder under ``scratch``, unmeasured (numba's cache, the disk's), and return the game it
+    played, read from the run's manifest."""
+    warm = fresh_folder(scratch)
+    subprocess.run([*base, "--games", "1000", "--out", str(warm)], check=True,
+                   stdout=subprocess.DEVNULL)  # fmt: skip
+    manifest = json.loads((warm / "manifest.json").read_text(encoding="utf-8"))
     return get_game(manifest["game"])
 
 
@@ -557,10 +562,7 @@ def wall_target_rows(zoosim: str, scratch: Path, default_runs: int, startup_runs
     """Issue 13's wall-time targets, whole process, cache warm, each run to a fresh folder:
     ``zoosim run --games 1e6`` (the default game and lineup) and start-up (``--games 1000``)."""
     base = [zoosim, "run", "--no-progress"]
-    warm = fresh_folder(scratch)
-    subprocess.run([*base, "--games", "1000", "--out", str(warm)], check=True,
-                   stdout=subprocess.DEVNULL)  # fmt: skip
-    game = default_game_of_run(warm)
+    game = warm_up_run(base, scratch)
     played = f"{game.title}, the default lineup {game.default_lineup}"
     rows = []
     for games, limit, runs, what in (
@@ -586,12 +588,9 @@ def jobs_target_row(zoosim: str, scratch: Path, pairs: int) -> str:
     """``--jobs 2`` against ``--jobs 1`` on 1e6 games of ``random*4`` (the default game):
     whole-process wall times, alternating (jobs 1, jobs 2) ``pairs`` times, each to a fresh
     folder; the median of the per-pair ratios."""
-    base = [zoosim, "run", "--no-progress", "--games", "1e6", "--players", JOBS_PLAYERS]
-    warm = fresh_folder(scratch)
-    subprocess.run([zoosim, "run", "--no-progress", "--games", "1000", "--players",
-                    JOBS_PLAYERS, "--out", str(warm)], check=True,
-                   stdout=subprocess.DEVNULL)  # fmt: skip
-    game = default_game_of_run(warm)
+    base = [zoosim, "run", "--no-progress", "--players", JOBS_PLAYERS]
+    game = warm_up_run(base, scratch)
+    base += ["--games", "1e6"]
     name = (
         f"`zoosim run --games 1e6 --players '{JOBS_PLAYERS}'` ({game.title}): `--jobs 2` >= "
         f"{JOBS_RATIO}x `--jobs 1`"
