@@ -38,6 +38,8 @@ games). With ``K`` the workers' seconds of one job, ``d`` that growth and ``X`` 
 threads' seconds during play, ``--jobs 2`` is 1.8 times as fast as ``--jobs 1`` only if
 ``0.8 serial + 0.9 X <= (0.1 - 0.9 d) K``: for 1e6 random games (K ~ 3, d ~ 0.045, X ~ 0.2)
 not even with no serial part at all; from about 5e6 games on with today's serial part.
+``benchmarks/jobs_floor.py`` measures the part no run can avoid (Python, numba's import and
+first cached function, the Parquet writer's import) and the bound it sets.
 """
 
 from __future__ import annotations
