@@ -12,7 +12,8 @@ import random
 import numpy as np
 import pytest
 
-from zooanalysis.games.dodgeball import engine
+from zooanalysis.cards.encoding import COPY_STRIDE
+from zooanalysis.games.dodgeball import engine, exhibit
 from zooanalysis.games.dodgeball.engine import RoundState
 from zooanalysis.games.dodgeball.rules import DodgeballSettings
 from zooanalysis.games.dodgeball.strategies import (
@@ -28,7 +29,7 @@ from zooanalysis.games.dodgeball.strategies import (
     STRATEGIES,
     TIMEOUT_PLACE,
 )
-from zooanalysis.rng import game_stream
+from zooanalysis.rng import game_stream, shuffle
 
 LINEUPS = ["random", "dodger", "coach", "dodger:keep_suits=10,allstar=0",
            "coach:call_suits=4,exchange=1",
@@ -36,8 +37,10 @@ LINEUPS = ["random", "dodger", "coach", "dodger:keep_suits=10,allstar=0",
            "coach:keep_suits=0,hit_cost=30,catch_bonus=0,block_bonus=30,allstar=0,call_suits=0"]
 
 
-def snapshots(rules: DodgeballSettings, lineup: str, games: int, monkeypatch) -> list:
-    """(state, decision kind, seat, decision details) at every decision of some games."""
+def snapshots(rules: DodgeballSettings, lineup: str, games: int, monkeypatch,
+              exhibit_rounds: bool = False) -> list:
+    """(state, decision kind, seat, decision details) at every decision of some games (or,
+    with ``exhibit_rounds``, of Through the Zoo exhibit rounds from personal decks)."""
     seen = []
     original = engine._ask
 
@@ -47,9 +50,26 @@ def snapshots(rules: DodgeballSettings, lineup: str, games: int, monkeypatch) ->
 
     monkeypatch.setattr(engine, "_ask", recording)
     for game in range(games):
-        engine.play_game(rules, engine.lineup(lineup), 77, game)
+        if exhibit_rounds:
+            stream = game_stream(78, game)
+            exhibit.play_exhibit(rules, personal_hands(stream), game % 4, engine.lineup(lineup),
+                                 stream)
+        else:
+            engine.play_game(rules, engine.lineup(lineup), 77, game)
     monkeypatch.setattr(engine, "_ask", original)
     return seen
+
+
+def personal_hands(stream: np.ndarray) -> list[list[int]]:
+    """13 cards for each of 4 seats, each from its own shuffled deck (copy = seat), as
+    Through the Zoo draws them."""
+    hands = []
+    for seat in range(4):
+        deck = np.array([seat * COPY_STRIDE + suit * 16 + rank for suit in range(4)
+                         for rank in range(1, 14)], dtype=np.int64)
+        shuffle(deck, stream)
+        hands.append(sorted(int(code) for code in deck[:13]))
+    return hands
 
 
 def redeal_hidden(state: RoundState, seat: int, rng: random.Random) -> RoundState:
@@ -120,6 +140,14 @@ def test_no_peeking_under_every_setting(rules, lineup, monkeypatch) -> None:
     assert PLAY in by_kind and HIT_BENCH in by_kind
 
 
+def test_no_peeking_in_the_exhibit_with_personal_decks(monkeypatch) -> None:
+    """Through the Zoo's Dodgeball rounds (hands from four personal decks, so a hand or a
+    trick may hold identical faces): the hidden cards change no decision."""
+    by_kind = check_hidden_cards(exhibit.exhibit_settings(4), "coach,random,dodger,random",
+                                 monkeypatch, exhibit_rounds=True)
+    assert {PLAY, HIT_BENCH, SETUP_BENCH, SETUP_PASS, CALL_TIMEOUT} <= set(by_kind)
+
+
 def test_every_decision_kind_is_checked_somewhere(monkeypatch) -> None:
     """Over the settings above, every kind of decision was among the checked ones (the
     timeout's take too, which needs two bench cards and an exchange)."""
@@ -131,11 +159,13 @@ def test_every_decision_kind_is_checked_somewhere(monkeypatch) -> None:
         DECISION_NAMES[k] for k in set(range(len(DECISION_NAMES))) - kinds]
 
 
-def check_hidden_cards(rules: DodgeballSettings, lineup: str, monkeypatch) -> dict[int, list]:
+def check_hidden_cards(rules: DodgeballSettings, lineup: str, monkeypatch,
+                       exhibit_rounds: bool = False) -> dict[int, list]:
     """Play some games; at sampled decisions of every kind redeal what the decider cannot
     see and assert that its observation and every ``LINEUPS`` strategy's decision stay the
     same. Returns the decision points by kind."""
-    points = snapshots(rules, lineup, 4, monkeypatch)
+    points = snapshots(rules, lineup, 12 if exhibit_rounds else 4, monkeypatch,
+                       exhibit_rounds)
     rng = random.Random(5)
     by_kind: dict[int, list] = {}
     for point in points:
