@@ -541,6 +541,29 @@ def test_two_player_setup_and_dummies() -> None:
     assert state.decisions == [12, 12, 67, 67]
 
 
+@pytest.mark.parametrize("players", [4, 2])
+def test_the_ringer_variant_deals_one_ringer_to_each_seat(players: int) -> None:
+    """"During setup, shuffle the 4 Ringer cards and deal 1 to each player." With 4 players
+    each hand gets a 14th card, a Ringer of its own suit draw; with 2 players each of the
+    four seats gets one (a dummy's lies face up beside its piles, no card under it:
+    Dodgeball #2)."""
+    rules = DodgeballSettings(players=players, ringers=True)
+    ringers = set(int(code) for code in engine.ringer_codes())
+    suits = set()
+    for game in range(8):
+        deal = engine.deal_round(rules, game_stream(6, game))
+        held = [[code for code in hand if code in ringers] for hand in deal.hands]
+        assert [len(codes) for codes in held] == [1, 1, 1, 1]
+        assert {code for codes in held for code in codes} == ringers
+        covering = {code for below in deal.under for code in below}
+        covered = {code for below in deal.under for code in below.values()}
+        assert not ringers & (covering | covered), "a Ringer is in no pile"
+        suits.add(held[0][0] >> 4)
+        sizes = [13] * 4 if players == 4 else [12, 12, 6, 6]
+        assert [len(hand) for hand in deal.hands] == [size + 1 for size in sizes]
+    assert len(suits) > 1, "the Ringers are shuffled"
+
+
 def test_two_player_play_order_and_flips() -> None:
     """"Players will play cards to the trick in between opponents: Player 1, Player 2,
     Player 1's dummy partner, Player 2's dummy partner"; dummies play face-up cards only,
