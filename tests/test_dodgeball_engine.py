@@ -142,6 +142,63 @@ def test_a_hit_player_may_not_bench_a_card_that_is_not_its_suits_lowest() -> Non
         resolve_trick(state, strategies, STREAM, result)
 
 
+def test_a_hit_player_with_only_all_stars_benches_one() -> None:
+    """"The hit player must put a card from their hand to their team's bench" and "lowest
+    does not count All-Stars": a hand of only an All-Star still sends a card, the All-Star
+    (docs/rules-decisions.md, Dodgeball #6); the choice is forced (1 option)."""
+    state = state_with(["5S KS", "6C 2D", "3D QH", "7H JOKER"], benches=("JOKER#2", ""))
+    _, strategies = one_script([
+        (PLAY, 0, "5S", "5S"), (PLAY, 1, "6C", "6C"), (PLAY, 2, "3D", "3D"),
+        (PLAY, 3, "7H", "7H"),
+    ])
+    result = RoundResult(start_seat=0)
+    play_trick(state, strategies, 0, STREAM, result)
+    leader = resolve_trick(state, strategies, STREAM, result)
+    assert result.hit_seats == [3] and leader == 3
+    assert state.hands[3] == [] and state.benches[1] == [ALLSTAR_0]
+    assert result.events[-1]["benched"] == "All-Star"
+    assert state.decisions[-1] == 1, "only All-Stars left: one goes, no choice"
+
+
+def test_a_player_hit_with_its_last_card_benches_nothing_and_loses_when_it_leads() -> None:
+    """A player whose last card is hit has no card to bench; "the hit player leads the next
+    trick", and "not having any cards left in hand when it is their turn" ends the round:
+    its team loses (the commonest ending of the default lineup's rounds, measured 12%)."""
+    state = state_with(["5S KS", "6C 2D", "3D QH", "7H"])
+    strategy, strategies = one_script([
+        (PLAY, 0, "5S", "5S"), (PLAY, 1, "6C", "6C"), (PLAY, 2, "3D", "3D"),
+    ])  # the last card, 7H, is forced: not asked
+    result = RoundResult(start_seat=0)
+    play_trick(state, strategies, 0, STREAM, result)
+    benches = [list(bench) for bench in state.benches]
+    leader = resolve_trick(state, strategies, STREAM, result)
+    assert leader == 3 and state.benches == benches, "nothing to bench"
+    assert result.events[-1]["benched"] is None
+    assert play_trick(state, strategies, leader, STREAM, result), "the round ends at once"
+    assert (result.loser_seat, result.reason, result.position) == (3, EMPTY_HAND, 0)
+    assert result.winner_team == 0 and strategy.script == []
+
+
+def test_a_caught_player_without_cards_benches_nothing_and_the_catchers_still_bring_back() -> None:
+    """P2 "has to send a card to the bench as per usual" (it has none: nothing goes), and
+    "In addition" P1's team brings a bench card back; P2 then leads, empty-handed, and its
+    team loses the round."""
+    state = state_with(["5S", "3D 4D", "2H 6H", "5C KC"], benches=("JOKER 8C", "JOKER#2"))
+    strategy, strategies = one_script([
+        (PLAY, 1, "3D", "3D"), (PLAY, 2, "2H", "2H"),
+        (PLAY, 3, "5C", "5C"), (BRING_BACK, 3, JOKER, 1),
+    ])  # Fran's only card, 5S, is forced: not asked
+    result = RoundResult(start_seat=0)
+    play_trick(state, strategies, 0, STREAM, result)
+    leader = resolve_trick(state, strategies, STREAM, result)
+    assert strategy.script == []
+    assert result.catches == [(3, 0)] and result.events[-1]["benched"] is None
+    assert ALLSTAR_1 in state.hands[1], "Dwight's partner takes the All-Star"
+    assert leader == 0
+    assert play_trick(state, strategies, leader, STREAM, result)
+    assert (result.loser_seat, result.reason) == (0, EMPTY_HAND)
+
+
 # --- Blocked --------------------------------------------------------------------------------
 
 
@@ -369,6 +426,26 @@ def test_face_down_cards_cannot_be_taken_in_a_timeout() -> None:
     assert strategy.seen[-1][1].bench_face_down == (1, 0)
 
 
+def test_a_player_whose_partner_took_the_last_bench_card_keeps_its_own_card() -> None:
+    """Both partners place a card face down, but the bench shows one face-up card: the first
+    in play order from the caller takes it, and "The players may not take any facedown card
+    from the bench": the other takes back its own card, no exchange (Dodgeball #13)."""
+    state = state_with(["JH 4S", "9S", "KC 6D", "QD"], benches=("JOKER", "JOKER#2"))
+    _, strategies = one_script([
+        (TIMEOUT_PLACE, 0, "JH", -1), (TIMEOUT_PLACE, 1, -1, -1), (TIMEOUT_PLACE, 2, "KC", -1),
+        (TIMEOUT_PLACE, 3, -1, -1),
+    ])
+    result = RoundResult(start_seat=0)
+    run_timeout(state, strategies, 0, STREAM, result)
+    assert state.hands[0] == sorted([parse_card("4S"), ALLSTAR_0]), "the caller took it"
+    assert state.hands[2] == sorted(parse_cards("KC 6D")), "the partner kept its card"
+    assert state.benches[0] == [parse_card("JH")] and result.exchanges == [0]
+    state.check_cards()
+    # placing: 3, 2, 3, 2 options; the caller's take is forced (one face-up card), and the
+    # partner is not asked at all
+    assert state.decisions == [3, 2, 3, 2, 1]
+
+
 def test_a_timeout_is_one_per_team_per_round() -> None:
     rules = DodgeballSettings()
     record = engine.play_game(rules, engine.lineup("random*4"), 5, 0)
@@ -462,6 +539,29 @@ def test_two_player_setup_and_dummies() -> None:
     # each player benches one of 12 cards, then exchanges none or any of its 11 cards for
     # any of its dummy's 6 face-up cards: 1 + 11 x 6
     assert state.decisions == [12, 12, 67, 67]
+
+
+@pytest.mark.parametrize("players", [4, 2])
+def test_the_ringer_variant_deals_one_ringer_to_each_seat(players: int) -> None:
+    """"During setup, shuffle the 4 Ringer cards and deal 1 to each player." With 4 players
+    each hand gets a 14th card, a Ringer of its own suit draw; with 2 players each of the
+    four seats gets one (a dummy's lies face up beside its piles, no card under it:
+    Dodgeball #2)."""
+    rules = DodgeballSettings(players=players, ringers=True)
+    ringers = set(int(code) for code in engine.ringer_codes())
+    suits = set()
+    for game in range(8):
+        deal = engine.deal_round(rules, game_stream(6, game))
+        held = [[code for code in hand if code in ringers] for hand in deal.hands]
+        assert [len(codes) for codes in held] == [1, 1, 1, 1]
+        assert {code for codes in held for code in codes} == ringers
+        covering = {code for below in deal.under for code in below}
+        covered = {code for below in deal.under for code in below.values()}
+        assert not ringers & (covering | covered), "a Ringer is in no pile"
+        suits.add(held[0][0] >> 4)
+        sizes = [13] * 4 if players == 4 else [12, 12, 6, 6]
+        assert [len(hand) for hand in deal.hands] == [size + 1 for size in sizes]
+    assert len(suits) > 1, "the Ringers are shuffled"
 
 
 def test_two_player_play_order_and_flips() -> None:

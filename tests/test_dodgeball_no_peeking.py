@@ -12,7 +12,8 @@ import random
 import numpy as np
 import pytest
 
-from zooanalysis.games.dodgeball import engine
+from zooanalysis.cards.encoding import COPY_STRIDE
+from zooanalysis.games.dodgeball import engine, exhibit
 from zooanalysis.games.dodgeball.engine import RoundState
 from zooanalysis.games.dodgeball.rules import DodgeballSettings
 from zooanalysis.games.dodgeball.strategies import (
@@ -28,14 +29,18 @@ from zooanalysis.games.dodgeball.strategies import (
     STRATEGIES,
     TIMEOUT_PLACE,
 )
-from zooanalysis.rng import game_stream
+from zooanalysis.rng import game_stream, shuffle
 
 LINEUPS = ["random", "dodger", "coach", "dodger:keep_suits=10,allstar=0",
-           "coach:call_suits=4,exchange=1"]
+           "coach:call_suits=4,exchange=1",
+           "dodger:hit_cost=0,catch_bonus=30,block_bonus=0,exchange=0",
+           "coach:keep_suits=0,hit_cost=30,catch_bonus=0,block_bonus=30,allstar=0,call_suits=0"]
 
 
-def snapshots(rules: DodgeballSettings, lineup: str, games: int, monkeypatch) -> list:
-    """(state, decision kind, seat, decision details) at every decision of some games."""
+def snapshots(rules: DodgeballSettings, lineup: str, games: int, monkeypatch,
+              exhibit_rounds: bool = False) -> list:
+    """(state, decision kind, seat, decision details) at every decision of some games (or,
+    with ``exhibit_rounds``, of Through the Zoo exhibit rounds from personal decks)."""
     seen = []
     original = engine._ask
 
@@ -45,9 +50,26 @@ def snapshots(rules: DodgeballSettings, lineup: str, games: int, monkeypatch) ->
 
     monkeypatch.setattr(engine, "_ask", recording)
     for game in range(games):
-        engine.play_game(rules, engine.lineup(lineup), 77, game)
+        if exhibit_rounds:
+            stream = game_stream(78, game)
+            exhibit.play_exhibit(rules, personal_hands(stream), game % 4, engine.lineup(lineup),
+                                 stream)
+        else:
+            engine.play_game(rules, engine.lineup(lineup), 77, game)
     monkeypatch.setattr(engine, "_ask", original)
     return seen
+
+
+def personal_hands(stream: np.ndarray) -> list[list[int]]:
+    """13 cards for each of 4 seats, each from its own shuffled deck (copy = seat), as
+    Through the Zoo draws them."""
+    hands = []
+    for seat in range(4):
+        deck = np.array([seat * COPY_STRIDE + suit * 16 + rank for suit in range(4)
+                         for rank in range(1, 14)], dtype=np.int64)
+        shuffle(deck, stream)
+        hands.append(sorted(int(code) for code in deck[:13]))
+    return hands
 
 
 def redeal_hidden(state: RoundState, seat: int, rng: random.Random) -> RoundState:
@@ -83,7 +105,67 @@ def redeal_hidden(state: RoundState, seat: int, rng: random.Random) -> RoundStat
     ],
 )
 def test_hidden_cards_change_no_observation_and_no_decision(rules, lineup, monkeypatch) -> None:
-    points = snapshots(rules, lineup, 4, monkeypatch)
+    by_kind = check_hidden_cards(rules, lineup, monkeypatch)
+    expected = {PLAY, HIT_BENCH, BLOCK_LEADER, BRING_BACK, CALL_TIMEOUT, TIMEOUT_PLACE,
+                SETUP_BENCH}
+    expected |= {DUMMY_EXCHANGE} if rules.two_player else {SETUP_PASS}
+    assert expected <= set(by_kind), [DECISION_NAMES[k] for k in expected - set(by_kind)]
+
+
+VARIANTS = [
+    pytest.param(DodgeballSettings(aces="high"), "coach,dodger,random,coach", id="aces-high"),
+    pytest.param(DodgeballSettings(ringers=True, ringer_bench="zero", aces="high"),
+                 "random,coach,dodger,random", id="ringers-zero-aces-high"),
+    pytest.param(DodgeballSettings(ringers=True, ringer_bench="fourteen"),
+                 "coach,random,random,dodger", id="ringers-fourteen"),
+    pytest.param(DodgeballSettings(catch_bring_back=False, allstars=False, timeouts=3,
+                                   setup_bench=2, setup_swap=2, match_points=3),
+                 "random,coach,dodger,random", id="no-bring-back-no-allstars"),
+    pytest.param(DodgeballSettings(ranks=tuple(range(1, 8)), timeouts=0, match_points=1),
+                 "dodger,random,coach,random", id="small-deck-no-timeouts"),
+    pytest.param(DodgeballSettings(players=2, dummy_face_down=3, dummy_face_up=8,
+                                   two_player_hand=10, two_player_bench=2,
+                                   two_player_exchange=0), "random,coach", id="2p-other-dummies"),
+    pytest.param(DodgeballSettings(players=2, ringers=True, ringer_bench="zero", aces="high"),
+                 "coach,random", id="2p-ringers-zero-aces-high"),
+]
+
+
+@pytest.mark.parametrize(("rules", "lineup"), VARIANTS)
+def test_no_peeking_under_every_setting(rules, lineup, monkeypatch) -> None:
+    """Every rule setting (aces, Ringers and their bench reading, All-Stars, the bring-back,
+    timeouts, setup counts, match points, the 2-player dummies): the hidden cards change no
+    observation and no decision of any built-in strategy (``LINEUPS``)."""
+    by_kind = check_hidden_cards(rules, lineup, monkeypatch)
+    assert PLAY in by_kind and HIT_BENCH in by_kind
+
+
+def test_no_peeking_in_the_exhibit_with_personal_decks(monkeypatch) -> None:
+    """Through the Zoo's Dodgeball rounds (hands from four personal decks, so a hand or a
+    trick may hold identical faces): the hidden cards change no decision."""
+    by_kind = check_hidden_cards(exhibit.exhibit_settings(4), "coach,random,dodger,random",
+                                 monkeypatch, exhibit_rounds=True)
+    assert {PLAY, HIT_BENCH, SETUP_BENCH, SETUP_PASS, CALL_TIMEOUT} <= set(by_kind)
+
+
+def test_every_decision_kind_is_checked_somewhere(monkeypatch) -> None:
+    """Over the settings above, every kind of decision was among the checked ones (the
+    timeout's take too, which needs two bench cards and an exchange)."""
+    kinds: set[int] = set()
+    for rules, lineup in [(DodgeballSettings(), "coach,random,dodger,coach"),
+                          (DodgeballSettings(players=2), "random,random")]:
+        kinds |= set(check_hidden_cards(rules, lineup, monkeypatch))
+    assert kinds == set(range(len(DECISION_NAMES))), [
+        DECISION_NAMES[k] for k in set(range(len(DECISION_NAMES))) - kinds]
+
+
+def check_hidden_cards(rules: DodgeballSettings, lineup: str, monkeypatch,
+                       exhibit_rounds: bool = False) -> dict[int, list]:
+    """Play some games; at sampled decisions of every kind redeal what the decider cannot
+    see and assert that its observation and every ``LINEUPS`` strategy's decision stay the
+    same. Returns the decision points by kind."""
+    points = snapshots(rules, lineup, 12 if exhibit_rounds else 4, monkeypatch,
+                       exhibit_rounds)
     rng = random.Random(5)
     by_kind: dict[int, list] = {}
     for point in points:
@@ -105,10 +187,7 @@ def test_hidden_cards_change_no_observation_and_no_decision(rules, lineup, monke
             second = strategy.decide(kind, again, game_stream(3, 4))
             assert first == second, (strategy.player.label, DECISION_NAMES[kind])
     assert moved > len(sample) // 2, "the hidden cards really moved"
-    expected = {PLAY, HIT_BENCH, BLOCK_LEADER, BRING_BACK, CALL_TIMEOUT, TIMEOUT_PLACE,
-                SETUP_BENCH}
-    expected |= {DUMMY_EXCHANGE} if rules.two_player else {SETUP_PASS}
-    assert expected <= set(by_kind), [DECISION_NAMES[k] for k in expected - set(by_kind)]
+    return by_kind
 
 
 def test_the_observation_holds_no_other_hand() -> None:

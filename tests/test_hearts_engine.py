@@ -62,6 +62,20 @@ def test_hearts_must_be_broken_before_they_are_led() -> None:
     assert legal_cards(hand, [], False, False, free) == hand
 
 
+def test_the_queen_may_be_led_and_is_not_a_heart_for_the_lead() -> None:
+    """Decision #4: "unless the leader has nothing but hearts": the Queen of Spades is no
+    heart, so it may be led before hearts are broken, and a leader holding hearts and the
+    Queen must lead the Queen. Leading the first trick (``start-seat``), #5's "unless it
+    holds nothing else" lets a hand of points only lead one: the Queen if it has it (hearts
+    are not broken), any heart if it holds nothing but hearts."""
+    assert legal_cards(cards("QS 4H 9H"), [], False, False, RULES) == cards("QS")
+    assert legal_cards(cards("QS 2D 4H"), [], False, False, RULES) == cards("QS 2D")
+    start = HeartsSettings(first_lead="start-seat")
+    assert legal_cards(cards("QS 4H 9H"), [], False, True, start) == cards("QS")
+    assert legal_cards(cards("4H 9H"), [], False, True, start) == cards("4H 9H")
+    assert legal_cards(cards("QS 3C 4H"), [], False, True, start) == cards("3C")
+
+
 def test_follow_suit_and_no_points_on_the_first_trick() -> None:
     hand = cards("4D QS 7H 9S")
     assert legal_cards(hand, cards("2C"), False, True, RULES) == cards("4D 9S")

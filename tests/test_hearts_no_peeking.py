@@ -16,8 +16,13 @@ import random
 import numpy as np
 import pytest
 
+from zooanalysis import rng
+from zooanalysis.cards.deck import DeckSpec, deal
+from zooanalysis.cards.encoding import face_of
+from zooanalysis.cards.tricks import EARLIER_WINS, LATER_WINS
 from zooanalysis.games.hearts import engine
 from zooanalysis.games.hearts.engine import BuiltinStrategy, HandState
+from zooanalysis.games.hearts.exhibit import exhibit_settings
 from zooanalysis.games.hearts.rules import HeartsSettings
 from zooanalysis.games.hearts.strategies import STRATEGIES
 from zooanalysis.strategy_spec import parse_player
@@ -39,12 +44,25 @@ def reshuffled(state: HandState, seat: int, shuffler: random.Random) -> HandStat
     return other
 
 
+def redrawn(state: HandState, seat: int, shuffler: random.Random) -> HandState:
+    """Personal decks (the exhibit): a copy of ``state`` in which every other player's hand
+    is drawn anew from its own deck, as far as the table shows: any faces nobody has played
+    yet (each hand keeps its size; two hands may share a face)."""
+    other = copy.deepcopy(state)
+    unplayed = sorted(set(engine.DECK) - set(state.played))
+    for p in range(other.players):
+        if p != seat:
+            other.hands[p] = set(shuffler.sample(unplayed, len(state.hands[p])))
+    return other
+
+
 class Inspector:
     """Replaces ``engine.observe``: at every decision, the deciding player's observation and
     every built-in strategy's decision survive reshuffling the hidden cards."""
 
-    def __init__(self, real_observe, seed: int) -> None:
+    def __init__(self, real_observe, seed: int, redeal=reshuffled) -> None:
         self.real_observe = real_observe
+        self.redeal = redeal
         self.shuffler = random.Random(seed)
         self.checked = 0
         self.changed = 0
@@ -54,7 +72,7 @@ class Inspector:
         seen = self.real_observe(state, seat, pass_count)
         self.phases.add("pass" if pass_count else "card")
         for _ in range(2):
-            other = reshuffled(state, seat, self.shuffler)
+            other = self.redeal(state, seat, self.shuffler)
             if [sorted(h) for h in other.hands] != [sorted(h) for h in state.hands]:
                 self.changed += 1
             again = self.real_observe(other, seat, pass_count)
@@ -96,3 +114,54 @@ def test_observation_holds_no_other_hand() -> None:
     fields = set(engine.Observation.__dataclass_fields__)
     assert "hands" not in fields and "taken" not in fields
     assert {"hand", "passed", "trick", "played", "point_cards_taken", "scores"} <= fields
+
+
+@pytest.mark.parametrize(
+    ("rules", "lineup"),
+    [
+        pytest.param(HeartsSettings(passing="left", jack_of_diamonds=-10,
+                                    moon="shooter-subtracts", max_hands=2),
+                     "bold:moon_at=2,safe,random,safe", id="omnibus-left"),
+        pytest.param(HeartsSettings(passing="across", pass_cards=5, hearts_must_be_broken=False,
+                                    queen_breaks_hearts=False, no_points_first_trick=False,
+                                    moon="off", heart_points=2, queen_points=5, max_hands=2),
+                     "random,bold,safe,bold:flush=0", id="everything-else-across"),
+        pytest.param(HeartsSettings(passing="right", first_lead="start-seat", max_hands=2),
+                     "safe,random,bold,safe", id="right-start-seat"),
+    ],
+)
+def test_no_peeking_under_every_setting(monkeypatch, rules, lineup) -> None:
+    """The other passing directions and counts, the breaking and first-trick rules off, the
+    other moons and point values, the Omnibus Jack: no hidden card changes a decision."""
+    inspector = Inspector(engine.observe, seed=6)
+    monkeypatch.setattr(engine, "observe", inspector)
+    for game in range(2):
+        engine.play_game(rules, engine.lineup(lineup), 12, game)
+    assert inspector.checked > 100 and inspector.changed > 100
+    assert inspector.phases == {"pass", "card"}
+
+
+def personal_hands(players: int, seed: int) -> list[list[int]]:
+    """13 cards per player from its own shuffled deck (faces), as Through the Zoo draws."""
+    stream = rng.game_stream(seed, 0)
+    hands = []
+    for seat in range(players):
+        cards, _ = deal(DeckSpec().codes(first_copy=seat), 1, 13, stream)
+        hands.append([face_of(code) for code in cards[0]])
+    return hands
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("identical", [EARLIER_WINS, LATER_WINS])
+def test_no_peeking_in_the_exhibit_with_personal_decks(monkeypatch, players, identical) -> None:
+    """The Through the Zoo exhibit (2-4 players, hands from personal decks, both rules for
+    identical cards): the other hands, redealt, change no decision."""
+    inspector = Inspector(engine.observe, seed=players, redeal=redrawn)
+    monkeypatch.setattr(engine, "observe", inspector)
+    names = ",".join(["random", "safe", "bold", "bold:moon_at=2"][:players])
+    for index in range(3):
+        engine.play_hand(exhibit_settings(players), personal_hands(players, 50 + index),
+                         engine.lineup(names), rng.game_stream(9, index),
+                         start_seat=index % players, identical=identical)  # fmt: skip
+    assert inspector.checked == 3 * 13 * players and inspector.changed > 20 * players
+    assert inspector.phases == {"card"}

@@ -37,6 +37,20 @@ CASES = [
                   "exhibits": ["dodgeball", "heart-count", "dodgeball", "heart-count"],
                   "play": {"dodgeball": "coach", "heart-count": "random"}},
                  "random,planner,random,fit", 5, 25, id="4p-johannesburg-mixed"),
+    pytest.param({"players": 2, "exhibits": ["hearts", "big-two", "hearts", "big-two"],
+                  "identical_cards": "later-wins",
+                  "play": {"hearts": "bold,safe", "big-two": "control,random"}},
+                 "planner,fit", 6, 30, id="2p-hearts-big-two-later-wins"),
+    pytest.param({"players": 3, "zoo": "johannesburg", "tie_break": "shared",
+                  "exhibits": ["big-two", "hearts", "big-two", "hearts"],
+                  "play": {"hearts": "random,bold,safe", "big-two": "greedy,control,random"}},
+                 "fit,planner:future=2,random", 7, 30, id="3p-johannesburg-hearts-big-two"),
+    pytest.param({"players": 4, "mulligan_limit": 5, "exhibit_order": "as-listed",
+                  "exhibits": ["dodgeball", "hearts", "big-two", "hearts"],
+                  "identical_cards": "later-wins",
+                  "play": {"dodgeball": "coach,random,dodger,coach", "hearts": "safe",
+                           "big-two": "greedy"}},
+                 "keep-all,planner,fit,random", 8, 20, id="4p-every-exhibit-later-wins"),
 ]
 
 

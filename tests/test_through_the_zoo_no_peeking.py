@@ -65,3 +65,43 @@ def test_the_own_hand_matters() -> None:
         observation = engine.observe(rules, 0, 0, EXHIBITS, hands, decks, [], 0)
         decisions.add(len(engine.lineup("planner")[0].mulligan(observation, game_stream(1, 0))))
     assert len(decisions) > 1
+
+
+TESTED = ["keep-all", "random", "fit", "fit:margin=0", "planner", "planner:margin=6,future=2",
+          "planner:margin=0,future=0"]
+EXHIBIT_LISTS = [("hearts", "dodgeball", "big-two", "hearts"), ("big-two",) * 4,
+                 ("hearts",) * 4, ("big-two", "hearts", "hearts", "big-two")]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**31), st.integers(0, 3), st.sampled_from(["zooklyn", "johannesburg"]),
+       st.integers(2, 4), st.sampled_from(EXHIBIT_LISTS), st.sampled_from([-1, 0, 3, 13]),
+       st.integers(0, 2**31))
+def test_hidden_cards_change_nothing_for_any_exhibits_players_and_limit(
+    seed, round_index, zoo, players, exhibits, limit, other_seed
+) -> None:
+    """Every exhibit game (Hearts, Big Two, Dodgeball, in any order), 2 to 4 players, both
+    zoos, any mulligan limit, every built-in strategy with its parameters: other players'
+    hands and decks and the own deck's order change no observation and no mulligan."""
+    if players != 4:
+        exhibits = tuple("hearts" if name == "dodgeball" else name for name in exhibits)
+    rules = settings_from_table({"zoo": zoo, "players": players, "exhibits": list(exhibits),
+                                 "mulligan_limit": limit})
+    hands, decks = _state(seed, round_index, players)
+    points = [[(seat + r) % 3 for seat in range(players)] for r in range(round_index)]
+    seat = seed % players
+    start = round_index % players
+    base = engine.observe(rules, seat, round_index, exhibits, hands, decks, points, start)
+    other_hands, other_decks = _state(other_seed, round_index, players)
+    other_hands[seat] = list(reversed(hands[seat]))
+    own = list(decks[seat])
+    np.random.default_rng(other_seed).shuffle(own)
+    other_decks[seat] = own
+    changed = engine.observe(rules, seat, round_index, exhibits, other_hands, other_decks,
+                             points, start)
+    assert changed == base
+    for text in TESTED:
+        strategy = engine.lineup(text)[0]
+        first = strategy.mulligan(base, game_stream(8, round_index))
+        second = strategy.mulligan(changed, game_stream(8, round_index))
+        assert first == second, text
