@@ -29,7 +29,7 @@ def test_the_rulebook_file_is_the_defaults() -> None:
     table = tomllib.loads((SIMULATIONS / "through-the-zoo-rulebook.toml").read_text())
     assert table["game"] == "through-the-zoo"
     rules = settings_from_table(table["settings"])
-    assert rules == ThroughTheZooSettings()
+    assert rules.to_dict() == ThroughTheZooSettings().to_dict()  # the same game
     assert set(table["settings"]) == set(ThroughTheZooSettings.__dataclass_fields__)
     assert rules.mulligan == 13 and rules.shuffles_back, '"Mulligan up to 13. Shuffle your deck"'
     assert rules.rounds == 4 and rules.hand_size == 13
@@ -83,9 +83,28 @@ def test_numberwang_is_refused_because_its_rules_are_not_in_the_rulebook() -> No
     assert "exhibits" in str(error.value) and "not in the rulebook" in str(error.value)
 
 
+def test_without_exhibits_named_the_cards_are_the_rulebooks_for_the_player_count() -> None:
+    """"Get all of the Exhibit cards for the player count": of the cards the rulebook shows,
+    4 players get Hearts, Dodgeball ("T"), Big Two and Hearts for Numberwang; 2 and 3
+    players Hearts and Big Two ("2 / 3 / 4"), twice each for the four rounds."""
+    four = ThroughTheZooSettings()
+    assert four.exhibit_cards == ("hearts", "dodgeball", "big-two", "hearts")
+    assert four.to_dict()["exhibits"] == list(four.exhibit_cards)
+    for players in (2, 3):
+        fewer = settings_from_table({"players": players})
+        assert fewer.exhibit_cards == ("hearts", "big-two", "hearts", "big-two")
+        assert fewer.rounds == 4
+        assert [slot.name for slot in exhibit_slots(fewer)] == list(fewer.exhibit_cards)
+        assert settings_from_table(fewer.to_dict()).exhibit_cards == fewer.exhibit_cards
+    named = settings_from_table({"players": 3, "exhibits": ["big-two"]})
+    assert named.exhibit_cards == ("big-two",) and named.rounds == 1
+
+
 def test_exhibits_that_cannot_be_played_are_refused() -> None:
-    with pytest.raises(SettingsError, match="4 players in teams"):
-        exhibit_slots(settings_from_table({"players": 3}))
+    with pytest.raises(SettingsError) as error:
+        exhibit_slots(settings_from_table({"players": 3, "exhibits": ["dodgeball", "hearts"]}))
+    message = str(error.value)
+    assert "4 players in teams" in message and "exhibits for 3 players: big-two, hearts" in message
     with pytest.raises(SettingsError, match="not a registered game"):
         exhibit_slots(settings_from_table({"exhibits": ["go-fish"]}))
     with pytest.raises(SettingsError, match="cannot be an exhibit"):

@@ -114,7 +114,7 @@ def test_report_states_the_runs_own_numbers(base_run, tmp_path: Path) -> None:
     [
         ('exhibits = ["numberwang", "dodgeball"]', "keep-all*4", "not in the rulebook"),
         ('zoo = "berlin"', "keep-all*4", "zoo"),
-        ("", "keep-all*3", "4 players in teams"),
+        ('exhibits = ["dodgeball", "hearts"]', "keep-all*3", "exhibits for 3 players: big-two"),
         ('exhibits = ["bluff"]', "keep-all*4", "cannot be an exhibit"),
         ("[settings.play]\ndodgeball = \"sneaky\"", "keep-all*4", "play.dodgeball"),
     ],
@@ -129,3 +129,17 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, capsys, settings, play
     assert code == 2
     assert words in error and "Traceback" not in error and len(error.splitlines()) == 1
     assert not out.exists()
+
+
+def test_three_players_play_the_rulebooks_cards_for_their_count(tmp_path: Path) -> None:
+    """With no exhibits named, 3 players play Hearts and Big Two (the cards shown for "2 / 3 /
+    4"), not the 4-player Dodgeball card, which would refuse them."""
+    out = tmp_path / "three"
+    assert zoosim("run", "--game", "through-the-zoo", "--players", "planner,fit,random",
+                  "--games", 200, "--out", out, "--no-progress") == 0
+    run = zooanalysis.load_run(out)
+    assert run.settings["exhibits"] == ["hearts", "big-two", "hearts", "big-two"]
+    assert (run.table("seats")["games"] == 200).all()
+    assert set(run.table("round_points")["exhibit"]) == {
+        "1: hearts", "2: big-two", "3: hearts", "4: big-two"
+    }

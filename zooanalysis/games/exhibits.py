@@ -72,6 +72,19 @@ def exhibit_names() -> list[str]:
     ]
 
 
+def exhibits_for(players: int) -> list[str]:
+    """Registered exhibits that ``players`` players can play (their ``exhibit_settings``
+    accepts the count)."""
+    playable = []
+    for name in exhibit_names():
+        try:
+            exhibit_module(name).exhibit_settings(players)
+        except ValueError:
+            continue
+        playable.append(name)
+    return playable
+
+
 def exhibit_module(name: str, key: str = "exhibits") -> ModuleType:
     """The exhibit module of the registered game ``name`` (imported on first use).
 

@@ -56,7 +56,12 @@ from zooanalysis import rng as rng_module
 from zooanalysis.cards.deck import DeckSpec
 from zooanalysis.cards.encoding import CODE_DTYPE, COPY_STRIDE, FACE_BITS
 from zooanalysis.errors import SettingsError
-from zooanalysis.games.exhibits import ExhibitResult, exhibit_module, play_players
+from zooanalysis.games.exhibits import (
+    ExhibitResult,
+    exhibit_module,
+    exhibits_for,
+    play_players,
+)
 from zooanalysis.games.through_the_zoo.rules import (
     FEWEST_DIAMONDS,
     ThroughTheZooSettings,
@@ -100,12 +105,14 @@ def exhibit_slots(settings: ThroughTheZooSettings) -> list[ExhibitSlot]:
     """The game's Exhibit cards, in the order listed (``SettingsError`` naming
     ``exhibits`` or ``play.<game>`` for an exhibit that cannot be played)."""
     slots = []
-    for name in settings.exhibits:
+    for name in settings.exhibit_cards:
         module = exhibit_module(name)
         try:
             game_settings = module.exhibit_settings(settings.players)
         except ValueError as error:
-            raise SettingsError("exhibits", f"{name!r}: {error}") from None
+            playable = ", ".join(exhibits_for(settings.players))
+            raise SettingsError("exhibits", f"{name!r}: {error}; exhibits for "
+                                            f"{settings.players} players: {playable}") from None
         players = play_players(name, settings.play_lineup(name), settings.players)
         slots.append(ExhibitSlot(name, module, game_settings, tuple(players),
                                  exhibit_values(name)))
@@ -216,7 +223,7 @@ class GameRecord:
     """One game of Through the Zoo."""
 
     order: list[int]
-    """The slot (index into ``settings.exhibits``) each round played."""
+    """The slot (index into ``settings.exhibit_cards``) each round played."""
     start_seats: list[int] = field(default_factory=list)
     results: list[ExhibitResult] = field(default_factory=list)
     round_points: list[list[int]] = field(default_factory=list)
@@ -297,7 +304,7 @@ def play_game(
     decks = [_shuffle(list(DeckSpec().codes(first_copy=seat)), stream) for seat in range(players)]
     played: list[list[int]] = [[] for _ in range(players)]
     record = GameRecord(order=order, diamonds=[0] * players)
-    names = tuple(settings.exhibits[slot] for slot in order)
+    names = tuple(settings.exhibit_cards[slot] for slot in order)
     start = settings.start_seat
     for round_index, slot_index in enumerate(order):
         slot = slots[slot_index]

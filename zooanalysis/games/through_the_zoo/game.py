@@ -62,7 +62,7 @@ class ThroughTheZooGame(Game):
     ) -> dict[str, pd.DataFrame]:
         """Result tables: seats, game points, rounds by exhibit and seat, mulligans,
         Diamonds and meta scoring, exhibit orders, each exhibit's part of the lead."""
-        exhibits = list(settings.exhibits) if settings is not None else []
+        exhibits = list(settings.exhibit_cards) if settings is not None else []
         return result_tables(totals, [player.label for player in lineup], exhibits)
 
     def win_counts(self, totals: BatchResult, lineup: list[PlayerSpec]) -> tuple[int, np.ndarray]:

@@ -43,8 +43,17 @@ TIE_BREAKS = ("last-round", "shared")
 tied, the tied players share the victory"; ``shared``: ties are shared at once."""
 
 DEFAULT_EXHIBITS = ("hearts", "dodgeball", "big-two", "hearts")
-"""The four Exhibit cards dealt when a scenario names none: the cards the rulebook shows,
-Hearts twice in place of Numberwang (whose rules are not in the rulebook)."""
+"""The four Exhibit cards dealt to 4 players when a scenario names none: the cards the
+rulebook shows, Hearts twice in place of Numberwang (whose rules are not in the rulebook)."""
+DEFAULT_EXHIBITS_FEWER = ("hearts", "big-two", "hearts", "big-two")
+"""The four dealt to 2 or 3 players: "Get all of the Exhibit cards for the player count" of
+the cards the rulebook shows leaves Hearts and Big Two (2 / 3 / 4; Dodgeball is "T", 4 in
+teams), each twice for the four rounds."""
+
+
+def default_exhibits(players: int) -> tuple[str, ...]:
+    """The Exhibit cards dealt when a scenario names none, for ``players`` players."""
+    return DEFAULT_EXHIBITS if players >= 4 else DEFAULT_EXHIBITS_FEWER
 
 DEFAULT_POINTS = {4: (3, 2, 1, 0), 3: (2, 1, 0), 2: (1, 0)}
 """Game points by rank: "1st: 3 points, 2nd: 2, 3rd: 1, 4th: 0" (4 players) and so on."""
@@ -57,7 +66,9 @@ class ThroughTheZooSettings:
 
     players: int = 4
     zoo: str = "zooklyn"
-    exhibits: tuple[str, ...] = DEFAULT_EXHIBITS
+    exhibits: tuple[str, ...] = ()
+    """The Exhibit cards named by the scenario, one per round; empty: the rulebook's cards for
+    the player count (:func:`default_exhibits`). Read :attr:`exhibit_cards`."""
     exhibit_order: str = "shuffled"
     hand_size: int = 13
     mulligan_limit: int = -1
@@ -79,9 +90,15 @@ class ThroughTheZooSettings:
     strategy for every seat or one per seat; an exhibit not listed plays ``random``."""
 
     @property
+    def exhibit_cards(self) -> tuple[str, ...]:
+        """The Exhibit cards of the game, in slot order: the scenario's, or the rulebook's
+        for the player count when it names none."""
+        return self.exhibits or default_exhibits(self.players)
+
+    @property
     def rounds(self) -> int:
         """One round per Exhibit card."""
-        return len(self.exhibits)
+        return len(self.exhibit_cards)
 
     @property
     def zoo_code(self) -> int:
@@ -126,7 +143,7 @@ class ThroughTheZooSettings:
         return {
             "players": self.players,
             "zoo": self.zoo,
-            "exhibits": list(self.exhibits),
+            "exhibits": list(self.exhibit_cards),
             "exhibit_order": self.exhibit_order,
             "hand_size": self.hand_size,
             "mulligan_limit": self.mulligan_limit,
@@ -229,9 +246,9 @@ def validate(settings: ThroughTheZooSettings) -> None:
         raise SettingsError("start_seat", f"{settings.start_seat}: give a seat from 0 to "
                                           f"{settings.players - 1}")
     for name, _ in settings.play:
-        if name not in settings.exhibits:
+        if name not in settings.exhibit_cards:
             raise SettingsError(f"play.{name}", f"{name!r} is not one of this game's exhibits "
-                                                f"({', '.join(settings.exhibits)})")
+                                                f"({', '.join(settings.exhibit_cards)})")
 
 
 def round_points(standing: Sequence[int], points: Sequence[int], last_gets_zero: bool
