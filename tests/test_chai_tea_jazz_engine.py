@@ -23,6 +23,7 @@ from zooanalysis.games.chai_tea_jazz.engine import (
     certain_winner,
     deal_round,
     legal_options,
+    next_barrel,
     observe,
     outcome,
     picking_phase,
@@ -439,6 +440,46 @@ def test_certain_winner() -> None:
     pad.game_points = [4, 0, -4]
     pad.score[ASLAN][3] = 200  # not a real score, but nobody can place above it either way
     assert certain_winner(rules, pad, 2) == -1  # any future score is allowed: still open
+
+
+def test_the_barrel_passes_to_the_next_player_with_contracts_left() -> None:
+    """ "Flip the barrel card to the 0 side face-up and pass both it and the Current Bet card
+    to the next player in turn order who has contracts to complete." Leo has completed
+    every contract, so the Barrel skips him; with 4 players a seat whose team has finished
+    is skipped too; nobody left: it stays."""
+    rules = ChaiSettings()
+    pad = Pad(rules.sides, len(rules.contracts))
+    assert [next_barrel(rules, pad, seat) for seat in range(3)] == [LEO, MUFASA, ASLAN]
+    pad.done[LEO] = [True] * 4
+    assert next_barrel(rules, pad, ASLAN) == MUFASA
+    assert next_barrel(rules, pad, MUFASA) == ASLAN
+    pad.done[MUFASA] = [True] * 4
+    assert next_barrel(rules, pad, ASLAN) == ASLAN, "only Aslan has contracts to complete"
+    teams = ChaiSettings(players=4)
+    pad = Pad(teams.sides, len(teams.contracts))
+    pad.done[1] = [True] * 4  # team B (seats 2 and 4) has finished
+    assert [next_barrel(teams, pad, seat) for seat in range(4)] == [2, 2, 0, 0]
+
+
+@pytest.mark.parametrize(("players", "lineup"), [(3, "tracker,greedy,random"),
+                                                 (4, "greedy,random,tracker,random")])
+def test_in_whole_games_the_barrel_moves_to_the_next_player_with_contracts(
+    players, lineup
+) -> None:
+    """Seat 1 holds the Barrel first ("Give that player the 5-point Barrel card"); each
+    later round's holder is the next player in turn order whose side still has contracts."""
+    rules = ChaiSettings(players=players)
+    strategies = engine.lineup(lineup)
+    for game in range(3):
+        record = engine.play_game(rules, strategies, 11, game)
+        pad = Pad(rules.sides, len(rules.contracts))
+        holder = ASLAN
+        for index, played in enumerate(record.rounds):
+            assert played.barrel == holder
+            assert pad.rows_left(rules.side_of(holder)) > 0
+            pad.done[rules.side_of(played.declarer)][played.row] = True
+            if index + 1 < len(record.rounds):
+                holder = next_barrel(rules, pad, holder)
 
 
 # --- whole games ---------------------------------------------------------------------------
