@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from zooanalysis import rng as rng_module
 from zooanalysis.cards.notation import parse_card, parse_cards
 from zooanalysis.games.chai_tea_jazz import engine
 from zooanalysis.games.chai_tea_jazz.engine import (
@@ -286,6 +287,46 @@ def test_may_trump() -> None:
     assert set(players[MUFASA].seen[0].legal_cards()) == {parse_card("7C")}  # must follow
     points = sum(int(rules.points[c]) for c in state.won_cards[LEO])
     assert points == 16
+
+
+def test_the_declarer_leads_the_first_trick_and_each_winner_the_next() -> None:
+    """ "With the contract picked, the Current Bidder will lead to the first trick." "The
+    strongest card wins the trick ... The winner of the trick leads to the next trick."
+    Aslan holds the Barrel and passes, Leo picks Under, Mufasa passes: Leo, not the Barrel
+    holder, leads. Every trick of the round is checked against Under's order worked out
+    here (the lowest card of the led suit wins), and the last trick's winner gets the 10."""
+    rules = ChaiSettings()
+    plays: list[tuple[int, int, int, int]] = []  # (trick, leader, seat, card)
+
+    class Logged(Scripted):
+        def choose_card(self, observation, rng):
+            card = super().choose_card(observation, rng)
+            plays.append((observation.trick_index, observation.leader, observation.seat, card))
+            return card
+
+    players = [Logged(rules, picks=[(None, 0)]), Logged(rules, picks=[("Under: Under", 0)]),
+               Logged(rules, picks=[(None, 0)])]  # fmt: skip
+    pad = Pad(rules.sides, len(rules.contracts))
+    stream = rng_module.game_stream(np.uint64(21), np.int64(0))
+    record = engine.play_round(rules, players, pad, 0, ASLAN, stream)
+    assert (record.barrel, record.declarer) == (ASLAN, LEO)
+    assert len(plays) == 3 * rules.tricks
+    expected_leader = LEO
+    wins = [0, 0, 0]
+    leo_points = 0
+    for trick in range(rules.tricks):
+        cards = plays[3 * trick:3 * trick + 3]
+        assert all(t == trick and leader == expected_leader for t, leader, _, _ in cards)
+        assert [seat for *_, seat, _ in cards] == [(expected_leader + k) % 3 for k in range(3)]
+        led = cards[0][3] >> 4
+        following = [(card & 15, seat) for *_, seat, card in cards if card >> 4 == led]
+        expected_leader = min(following)[1]  # Under: "the lowest card is now the strongest"
+        wins[expected_leader] += 1
+        if expected_leader == LEO:  # "all of the odd cards have points ... equal to the rank"
+            leo_points += sum(card & 15 for *_, card in cards if (card & 15) % 2)
+    assert record.tricks_won == wins
+    assert record.last_winner == expected_leader
+    assert record.gross == leo_points + 10 * (expected_leader == LEO)
 
 
 def test_trump_led_must_be_followed() -> None:
