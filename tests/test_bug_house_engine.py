@@ -188,6 +188,45 @@ def test_a_gift_that_makes_a_lead_wakes_a_stuck_partner() -> None:
     assert record.seat_counts[0][F_CLOCK_USED] == 6000, "stuck 4.5 s, then 1.5 s thinking"
 
 
+def test_delayed_singles_following_a_single_is_always_allowed_and_takes_no_card() -> None:
+    """Delayed Singles: "Players may always follow/play on singles; when an opponent takes
+    the Singles Allowed card and leads a single, the other player may play onto that lead
+    single with a higher single." Seat 1 leads the 1C and takes its team's card; seat 2
+    plays the 3S onto it while its own team's card still lies on the table, and does not
+    take it (only leading a single does); it then leads a pair and sheds out."""
+    state = position(["1C 9D", "3S 0D 0H", "5C 6C", "7S 8D"], delayed_singles=True)
+    slow = Scripted(think=100_000)
+    record = play(state, [Scripted(["1C", None]), Scripted(["3S", "0D 0H"], gifts=["1C"]),
+                          slow, slow])
+    assert [(e[1], e[2], e[3]) for e in record.events] == [
+        (0, "lead", "1C"), (1, "play", "3S"), (0, "pass", ""), (1, "give", "1C"),
+        (1, "lead", "0D 0H"),
+    ]
+    assert state.singles_holders == [0, -1]
+    assert record.seat_counts[0][F_SINGLES_CARD] == 1 and record.seat_counts[1][F_SINGLES_CARD] == 0
+    assert (record.reason, record.ender, record.winner_team) == (SHED, 1, 1)
+
+
+def test_delayed_singles_a_player_blocked_from_leading_singles_may_still_follow_one() -> None:
+    """"once the card is taken, it cannot leave from in front of that player, blocking their
+    partner from playing singles" applies to leading: seat 4 holds team 2's card, yet seat 2
+    (its partner) plays the 3S onto seat 1's single and wins the trick. Leading next, it
+    holds only a single (12H) and may not lead it: it is stuck until its clock runs out
+    (1.5 s used before, so at 117 s), and the other team wins."""
+    state = position(["1C 9D", "3S 12H", "5C 6C", "7S 8D"], delayed_singles=True)
+    state.singles_holders[1] = 3
+    slow = Scripted(think=100_000)
+    record = play(state, [Scripted(["1C", None]), Scripted(["3S"], gifts=["1C"]), slow, slow])
+    assert [(e[1], e[2], e[3]) for e in record.events] == [
+        (0, "lead", "1C"), (1, "play", "3S"), (0, "pass", ""), (1, "give", "1C"),
+        (3, "lead", "1C"),
+    ]
+    assert state.singles_holders == [0, 3]
+    assert record.seat_counts[1][F_STUCK] == 1
+    assert (record.reason, record.ender, record.winner_team, record.end_ms) == (
+        CLOCK, 1, 0, 117_000)
+
+
 def test_a_clock_at_zero_ends_the_game_at_that_instant() -> None:
     """"Play like this continues until either: any player on either team is out of cards
     or any player's clock runs out." "if a clock runs out on a player, the other team

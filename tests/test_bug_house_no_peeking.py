@@ -21,7 +21,10 @@ from zooanalysis.games.bug_house import engine
 from zooanalysis.games.bug_house.engine import FOLLOW, GIVE, Observation, observe
 from zooanalysis.games.bug_house.rules import TALK_NEED, BugHouseSettings, partner_of
 
-BUILT_IN = engine.lineup("random,climber,fast")
+BUILT_IN = engine.lineup(
+    "random,climber,fast,climber:keep_high=12,endgame=8,give_high=0,"
+    "fast:base=0,per_option=0,jitter=3,random:base=4,pass_time=9"
+)
 
 
 def hide_differently(state, seat: int, shuffler: random.Random, keep_partner: bool):
@@ -96,6 +99,10 @@ class Spy:
         ({}, "random,climber,fast,random"),
         ({"partner_talk": "need"}, "climber,random,climber,fast"),
         ({"delayed_singles": True, "clock_seconds": 40}, "fast,climber,random,climber"),
+        ({"partner_passing": False, "longer_runs_beat": True, "min_run": 2,
+          "thinking_distribution": "uniform"}, "climber,fast,random,climber"),
+        ({"thinking_distribution": "fixed", "delayed_singles": True, "partner_talk": "need",
+          "min_run": 4}, "climber:keep_high=12,endgame=8,give_high=0,fast,climber,random"),
     ],
 )
 def test_hidden_cards_change_no_observation_and_no_decision(variant, lineup) -> None:

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from zooanalysis import rng as rng_module
 from zooanalysis.cards.notation import parse_card, parse_cards
 from zooanalysis.games.chai_tea_jazz import engine
 from zooanalysis.games.chai_tea_jazz.engine import (
@@ -23,6 +24,7 @@ from zooanalysis.games.chai_tea_jazz.engine import (
     certain_winner,
     deal_round,
     legal_options,
+    next_barrel,
     observe,
     outcome,
     picking_phase,
@@ -287,6 +289,46 @@ def test_may_trump() -> None:
     assert points == 16
 
 
+def test_the_declarer_leads_the_first_trick_and_each_winner_the_next() -> None:
+    """ "With the contract picked, the Current Bidder will lead to the first trick." "The
+    strongest card wins the trick ... The winner of the trick leads to the next trick."
+    Aslan holds the Barrel and passes, Leo picks Under, Mufasa passes: Leo, not the Barrel
+    holder, leads. Every trick of the round is checked against Under's order worked out
+    here (the lowest card of the led suit wins), and the last trick's winner gets the 10."""
+    rules = ChaiSettings()
+    plays: list[tuple[int, int, int, int]] = []  # (trick, leader, seat, card)
+
+    class Logged(Scripted):
+        def choose_card(self, observation, rng):
+            card = super().choose_card(observation, rng)
+            plays.append((observation.trick_index, observation.leader, observation.seat, card))
+            return card
+
+    players = [Logged(rules, picks=[(None, 0)]), Logged(rules, picks=[("Under: Under", 0)]),
+               Logged(rules, picks=[(None, 0)])]  # fmt: skip
+    pad = Pad(rules.sides, len(rules.contracts))
+    stream = rng_module.game_stream(np.uint64(21), np.int64(0))
+    record = engine.play_round(rules, players, pad, 0, ASLAN, stream)
+    assert (record.barrel, record.declarer) == (ASLAN, LEO)
+    assert len(plays) == 3 * rules.tricks
+    expected_leader = LEO
+    wins = [0, 0, 0]
+    leo_points = 0
+    for trick in range(rules.tricks):
+        cards = plays[3 * trick:3 * trick + 3]
+        assert all(t == trick and leader == expected_leader for t, leader, _, _ in cards)
+        assert [seat for *_, seat, _ in cards] == [(expected_leader + k) % 3 for k in range(3)]
+        led = cards[0][3] >> 4
+        following = [(card & 15, seat) for *_, seat, card in cards if card >> 4 == led]
+        expected_leader = min(following)[1]  # Under: "the lowest card is now the strongest"
+        wins[expected_leader] += 1
+        if expected_leader == LEO:  # "all of the odd cards have points ... equal to the rank"
+            leo_points += sum(card & 15 for *_, card in cards if (card & 15) % 2)
+    assert record.tricks_won == wins
+    assert record.last_winner == expected_leader
+    assert record.gross == leo_points + 10 * (expected_leader == LEO)
+
+
 def test_trump_led_must_be_followed() -> None:
     """ "If the trump suit is led, the following players must play a trump card, if they have
     one." """
@@ -439,6 +481,46 @@ def test_certain_winner() -> None:
     pad.game_points = [4, 0, -4]
     pad.score[ASLAN][3] = 200  # not a real score, but nobody can place above it either way
     assert certain_winner(rules, pad, 2) == -1  # any future score is allowed: still open
+
+
+def test_the_barrel_passes_to_the_next_player_with_contracts_left() -> None:
+    """ "Flip the barrel card to the 0 side face-up and pass both it and the Current Bet card
+    to the next player in turn order who has contracts to complete." Leo has completed
+    every contract, so the Barrel skips him; with 4 players a seat whose team has finished
+    is skipped too; nobody left: it stays."""
+    rules = ChaiSettings()
+    pad = Pad(rules.sides, len(rules.contracts))
+    assert [next_barrel(rules, pad, seat) for seat in range(3)] == [LEO, MUFASA, ASLAN]
+    pad.done[LEO] = [True] * 4
+    assert next_barrel(rules, pad, ASLAN) == MUFASA
+    assert next_barrel(rules, pad, MUFASA) == ASLAN
+    pad.done[MUFASA] = [True] * 4
+    assert next_barrel(rules, pad, ASLAN) == ASLAN, "only Aslan has contracts to complete"
+    teams = ChaiSettings(players=4)
+    pad = Pad(teams.sides, len(teams.contracts))
+    pad.done[1] = [True] * 4  # team B (seats 2 and 4) has finished
+    assert [next_barrel(teams, pad, seat) for seat in range(4)] == [2, 2, 0, 0]
+
+
+@pytest.mark.parametrize(("players", "lineup"), [(3, "tracker,greedy,random"),
+                                                 (4, "greedy,random,tracker,random")])
+def test_in_whole_games_the_barrel_moves_to_the_next_player_with_contracts(
+    players, lineup
+) -> None:
+    """Seat 1 holds the Barrel first ("Give that player the 5-point Barrel card"); each
+    later round's holder is the next player in turn order whose side still has contracts."""
+    rules = ChaiSettings(players=players)
+    strategies = engine.lineup(lineup)
+    for game in range(3):
+        record = engine.play_game(rules, strategies, 11, game)
+        pad = Pad(rules.sides, len(rules.contracts))
+        holder = ASLAN
+        for index, played in enumerate(record.rounds):
+            assert played.barrel == holder
+            assert pad.rows_left(rules.side_of(holder)) > 0
+            pad.done[rules.side_of(played.declarer)][played.row] = True
+            if index + 1 < len(record.rounds):
+                holder = next_barrel(rules, pad, holder)
 
 
 # --- whole games ---------------------------------------------------------------------------

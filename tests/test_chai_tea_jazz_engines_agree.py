@@ -70,6 +70,18 @@ CASES = [
                              "bet_max": {"6": 50}}),
         "greedy:bet_at=-40,random,tracker,random,random,greedy", 116, 15, id="6p-everything",
     ),
+    pytest.param(
+        settings_from_table({"players": 4, "contracts": "custom-example", "pyramid_tricks": 6,
+                             "last_trick_points": {"4": 25}}),
+        "tracker,greedy,random,tracker", 117, 20, id="4p-pyramid-6-then-3-last-trick-25",
+    ),
+    pytest.param(
+        settings_from_table({"players": 2, "two_player_hand": 9, "two_player_straw_piles": 4,
+                             "repick": "different-contract"}),
+        "greedy,tracker", 118, 25, id="2p-four-straw-piles-repick-row",
+    ),
+    pytest.param(ChaiSettings(players=6, joker_points=0), HEURISTICS6, 119, 15,
+                 id="6p-jokers-worth-0"),
 ]
 
 

@@ -27,7 +27,7 @@ from zooanalysis.games.chai_tea_jazz.engine import (
     BuiltinStrategy,
     RoundState,
 )
-from zooanalysis.games.chai_tea_jazz.rules import ChaiSettings
+from zooanalysis.games.chai_tea_jazz.rules import ChaiSettings, settings_from_table
 from zooanalysis.games.chai_tea_jazz.strategies import STRATEGIES
 from zooanalysis.strategy_spec import parse_player
 
@@ -39,6 +39,16 @@ TESTED = [
     "tracker:pick_at=-2,bet_at=-2,offer_at=2,spread=5",
 ]
 BUILT_IN = [BuiltinStrategy(parse_player(text, STRATEGIES)) for text in TESTED]
+CUSTOM = [
+    {"name": "Black", "plays": ["trump"], "suits": "black", "value": 1},
+    {"name": "Over or Pyramid", "plays": ["over", "pyramid"], "value": 2},
+    {"name": "Middle", "play": "middle", "value": 2},
+    {"name": "Trump Slalom", "play": "trump-slalom", "suits": "red", "value": 2},
+    {"name": "Avoid", "play": "avoidance", "value": 2, "second_place": True},
+    {"name": "Joker", "play": "joker", "value": 3},
+]
+"""Every kind of contract row (the engines-agree test's custom list): the strategies value
+hands by each contract's order, so each order is checked for peeking."""
 
 
 def hidden_places(state: RoundState, seat: int) -> list[tuple[str, int, int]]:
@@ -142,6 +152,15 @@ class Inspector:
         (ChaiSettings(players=4), "tracker,greedy,random,tracker", 3),
         (ChaiSettings(players=6), "tracker,greedy,random,tracker,greedy,random", 4),
         (ChaiSettings(passing_the_barrel=True), "random,greedy:offer_at=60,random", 5),
+        (settings_from_table({"contracts": CUSTOM, "cumulative": "least", "match_points": 1}),
+         "tracker,greedy,random", 6),
+        (ChaiSettings(players=6, deck="double"), "greedy,tracker,random,greedy,tracker,random",
+         7),
+        (ChaiSettings(deck="jass", repick="different-contract", early_end=True),
+         "greedy,tracker,random", 8),
+        (settings_from_table({"contracts": "custom-example", "players": 2,
+                              "two_player_hand": 9, "two_player_straw_piles": 4}),
+         "tracker,greedy", 9),
     ],
 )
 def test_hidden_cards_never_change_an_observation_or_a_decision(rules, lineup, seed, monkeypatch):

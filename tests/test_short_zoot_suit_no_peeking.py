@@ -158,6 +158,13 @@ def _hidden_signature(state: RoundState, seat: int):
          "void,late,balanced,random", 4),
         (ZootSettings(players=3, build_draw_pile=True, intermediate_scoring="unique-suits"),
          "random,random,late", 5),
+        (ZootSettings(players=3, draw_pile_cards=0, build_draw_pile=True, place_last_card=False),
+         "balanced,random,void", 6),
+        (ZootSettings(players=2, build_draw_pile=True, rounds_per_player=2,
+                      intermediate_scoring="unique-suits", unique_suit_points=(1, 3, 10, 20),
+                      deck_ranks=(("2", tuple(range(16))), *ZootSettings().deck_ranks[1:]),
+                      set_aside=(("2", 0), *ZootSettings().set_aside[1:])),
+         "late,balanced", 7),
     ],
 )  # fmt: skip
 def test_hidden_cards_never_change_an_observation_or_a_decision(rules, lineup, seed, monkeypatch):
