@@ -1456,9 +1456,11 @@ def show(
 )
 def games() -> None:
     """List the games zoosim can simulate."""
-    for name in game_names():
+    names = game_names()
+    width = max(len(name) for name in names)
+    for name in names:
         game = get_game(name)
-        typer.echo(f"{name:<14} {game.title} (default lineup {game.default_lineup})")
+        typer.echo(f"{name:<{width}}  {game.title} (default lineup {game.default_lineup})")
 
 
 def _parse_sizes(text: str, option: str) -> list[int]:
