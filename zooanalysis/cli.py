@@ -607,8 +607,11 @@ def field(
         list[Path] | None,
         typer.Option(
             "--from",
-            help="Add players from a text file (one per line, # comments) or a zoosim tune "
-            "--out folder (its best response). May be repeated.",
+            help=with_default(
+                "Add players from a text file (one per line, # comments) or a zoosim tune "
+                "--out folder (its best response). May be repeated.",
+                "none",
+            ),
         ),
     ] = None,
     seats: SeatsOption = None,
@@ -648,7 +651,12 @@ def field(
     ] = None,
     resume: Annotated[
         Path | None,
-        typer.Option("--resume", help="Continue the interrupted field written to this path."),
+        typer.Option(
+            "--resume",
+            help=with_default(
+                "Continue the interrupted field written to this path.", "a new field"
+            ),
+        ),
     ] = None,
     max_compositions: MaxCompositionsOption = None,
     progress: ProgressOption = True,
@@ -668,8 +676,12 @@ def field(
         Path | None,
         typer.Option(
             "--reanalyse",
-            help="Solve the stored field in this folder again with today's solver and "
-            "rewrite its analysis (no games replayed; --search-games plays the search rung).",
+            help=with_default(
+                "Solve the stored field in this folder again with today's solver and "
+                "rewrite its analysis (no games replayed; --search-games plays the search "
+                "rung).",
+                "play a new field",
+            ),
         ),
     ] = None,
 ) -> None:
@@ -975,8 +987,12 @@ def psro(
         bool,
         typer.Option(
             "--prune",
-            help="Play a restricted game: drop strategies out of the mix that gain nothing "
-            "against it; re-check them against every later mix and bring back any that gains.",
+            help=with_default(
+                "Play a restricted game: drop strategies out of the mix that gain nothing "
+                "against it; re-check them against every later mix and bring back any that "
+                "gains.",
+                "off: every strategy stays in the population",
+            ),
         ),
     ] = False,
     max_compositions: MaxCompositionsOption = None,
@@ -1307,7 +1323,9 @@ def report(
     run_dir: Annotated[Path, typer.Argument(help="A run, tournament or sweep folder.")],
     out: Annotated[
         Path | None,
-        typer.Option("-o", "--out", help="Report folder (default reports/<folder name>)."),
+        typer.Option(
+            "-o", "--out", help=with_default("Report folder.", "reports/<folder name>")
+        ),
     ] = None,
     skill: Annotated[
         bool,
@@ -1420,7 +1438,9 @@ def compare(
     run_b: Annotated[Path, typer.Argument(help="Run B (e.g. a rule change).")],
     out: Annotated[
         Path | None,
-        typer.Option("-o", "--out", help="Report folder (default reports/compare-A-vs-B)."),
+        typer.Option(
+            "-o", "--out", help=with_default("Report folder.", "reports/compare-A-vs-B")
+        ),
     ] = None,
 ) -> None:
     """Compare two runs of one game: every metric side by side, B − A with CI and p-value."""
