@@ -170,7 +170,7 @@ def _default_seats(game: Game) -> list[PlayerSpec]:
         "zoosim run --games 1e5                  # Bluff in Zoo, default lineup, seed 1",
         "zoosim run --game lucky-lions --players greedy,random --games 250k",
         "zoosim run --scenario simulations/bluff-short-game.toml --report",
-        "zoosim run --until-ci 0.002            # until every win rate is +-0.2 points",
+        "zoosim run --until-ci 0.002            # until every win share is within 0.2 points",
         "zoosim run --resume runs/NAME          # continue an interrupted run",
     )
 )
