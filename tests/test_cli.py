@@ -321,6 +321,19 @@ def test_games_lists_bluff(capsys: pytest.CaptureFixture[str]) -> None:
     assert re.search(r"^bluff\s+Bluff in Zoo", text, re.M)
 
 
+def test_games_lists_every_game_with_its_title_in_one_column(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, text, err = run_cli(capsys, "games")
+    assert code == 0, err
+    lines = text.splitlines()
+    assert [line.split()[0] for line in lines] == game_names()
+    columns = {line.index(get_game(line.split()[0]).title) for line in lines}
+    assert len(columns) == 1  # the longest names (short-zoot-suit, through-the-zoo) too
+    column = columns.pop()
+    assert all(line[column - 2 : column] == "  " for line in lines)  # never run together
+
+
 def _parse_odds(text: str) -> pd.DataFrame:
     """The printed odds table (percentages; "<0.1%" read as 0.0004) as probabilities.
 

@@ -41,7 +41,7 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     assert (code, out, err) == (0, f"zoosim {zooanalysis.__version__}\n", "")
 
 
-@pytest.mark.parametrize("name", ["run", "tournament", "tune", "deck", "sweep", "odds"])
+@pytest.mark.parametrize("name", COMMANDS)
 def test_every_option_shows_its_default(name: str) -> None:
     for option, text in help_records(name).items():
         if (name, option) in NO_DEFAULT or option.startswith("--no-"):

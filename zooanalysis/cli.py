@@ -170,7 +170,7 @@ def _default_seats(game: Game) -> list[PlayerSpec]:
         "zoosim run --games 1e5                  # Bluff in Zoo, default lineup, seed 1",
         "zoosim run --game lucky-lions --players greedy,random --games 250k",
         "zoosim run --scenario simulations/bluff-short-game.toml --report",
-        "zoosim run --until-ci 0.002            # until every win rate is +-0.2 points",
+        "zoosim run --until-ci 0.002            # until every win share is within 0.2 points",
         "zoosim run --resume runs/NAME          # continue an interrupted run",
     )
 )
@@ -607,8 +607,11 @@ def field(
         list[Path] | None,
         typer.Option(
             "--from",
-            help="Add players from a text file (one per line, # comments) or a zoosim tune "
-            "--out folder (its best response). May be repeated.",
+            help=with_default(
+                "Add players from a text file (one per line, # comments) or a zoosim tune "
+                "--out folder (its best response). May be repeated.",
+                "none",
+            ),
         ),
     ] = None,
     seats: SeatsOption = None,
@@ -648,7 +651,12 @@ def field(
     ] = None,
     resume: Annotated[
         Path | None,
-        typer.Option("--resume", help="Continue the interrupted field written to this path."),
+        typer.Option(
+            "--resume",
+            help=with_default(
+                "Continue the interrupted field written to this path.", "a new field"
+            ),
+        ),
     ] = None,
     max_compositions: MaxCompositionsOption = None,
     progress: ProgressOption = True,
@@ -668,8 +676,12 @@ def field(
         Path | None,
         typer.Option(
             "--reanalyse",
-            help="Solve the stored field in this folder again with today's solver and "
-            "rewrite its analysis (no games replayed; --search-games plays the search rung).",
+            help=with_default(
+                "Solve the stored field in this folder again with today's solver and "
+                "rewrite its analysis (no games replayed; --search-games plays the search "
+                "rung).",
+                "play a new field",
+            ),
         ),
     ] = None,
 ) -> None:
@@ -975,8 +987,12 @@ def psro(
         bool,
         typer.Option(
             "--prune",
-            help="Play a restricted game: drop strategies out of the mix that gain nothing "
-            "against it; re-check them against every later mix and bring back any that gains.",
+            help=with_default(
+                "Play a restricted game: drop strategies out of the mix that gain nothing "
+                "against it; re-check them against every later mix and bring back any that "
+                "gains.",
+                "off: every strategy stays in the population",
+            ),
         ),
     ] = False,
     max_compositions: MaxCompositionsOption = None,
@@ -1307,7 +1323,9 @@ def report(
     run_dir: Annotated[Path, typer.Argument(help="A run, tournament or sweep folder.")],
     out: Annotated[
         Path | None,
-        typer.Option("-o", "--out", help="Report folder (default reports/<folder name>)."),
+        typer.Option(
+            "-o", "--out", help=with_default("Report folder.", "reports/<folder name>")
+        ),
     ] = None,
     skill: Annotated[
         bool,
@@ -1420,7 +1438,9 @@ def compare(
     run_b: Annotated[Path, typer.Argument(help="Run B (e.g. a rule change).")],
     out: Annotated[
         Path | None,
-        typer.Option("-o", "--out", help="Report folder (default reports/compare-A-vs-B)."),
+        typer.Option(
+            "-o", "--out", help=with_default("Report folder.", "reports/compare-A-vs-B")
+        ),
     ] = None,
 ) -> None:
     """Compare two runs of one game: every metric side by side, B − A with CI and p-value."""
@@ -1456,9 +1476,11 @@ def show(
 )
 def games() -> None:
     """List the games zoosim can simulate."""
-    for name in game_names():
+    names = game_names()
+    width = max(len(name) for name in names)
+    for name in names:
         game = get_game(name)
-        typer.echo(f"{name:<14} {game.title} (default lineup {game.default_lineup})")
+        typer.echo(f"{name:<{width}}  {game.title} (default lineup {game.default_lineup})")
 
 
 def _parse_sizes(text: str, option: str) -> list[int]:

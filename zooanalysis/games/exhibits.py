@@ -3,7 +3,8 @@
 Through the Zoo plays a different standard-deck game every round; each such game is an
 *exhibit*. A game becomes an exhibit by providing ``zooanalysis/games/<game>/exhibit.py``
 and naming it on its ``Game`` object (``exhibit = "zooanalysis.games.<game>.exhibit"``);
-the contract is written down in ``/work/notes/exhibit-interface.md`` and summarised here.
+the contract is written down in ``docs/adding-a-game.md`` ("Making a game an exhibit of
+Through the Zoo") and summarised here.
 
 An exhibit module provides
 

@@ -1,5 +1,5 @@
 """Big Two as a Through the Zoo exhibit: one round from given hands (the exhibit interface,
-``/work/notes/exhibit-interface.md``).
+``zooanalysis.games.exhibits`` and ``docs/adding-a-game.md``).
 
 The Exhibit card: "Big Two, 2 / 3 / 4, CS/2Ah, There are no Jokers". Every player draws 13
 cards from its own deck, so identical faces meet across seats; two plays of equal key (the

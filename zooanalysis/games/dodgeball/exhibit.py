@@ -7,7 +7,7 @@ are the 13 cards each player drew from their own deck (so two players may hold t
 face: the cards are told apart by their copy, the owner's seat). One round is
 :func:`engine.play_round` (setup bench and pass, timeouts, tricks until a player cannot
 play); the team that did not lose it wins the exhibit. The interface is
-``zooanalysis.games.exhibits`` (and ``/work/notes/exhibit-interface.md``).
+``zooanalysis.games.exhibits`` (and ``docs/adding-a-game.md``).
 
 Identical cards never meet in one Dodgeball trick (must-not-follow: every card of a trick is
 of another suit), so ``identical`` changes nothing here.
