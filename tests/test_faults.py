@@ -27,6 +27,7 @@ from fault_helpers import (
     one_error_line,
     run_cli,
     tmpfs,
+    tree,
 )
 from run_helpers import assert_same_tables, tables_of
 
@@ -456,6 +457,70 @@ def test_ctrl_c_before_the_run_starts_leaves_nothing(
     assert code == 130
     assert err == "zoosim: interrupted; nothing was written\n"
     assert list(tmp_path.iterdir()) == []
+
+
+HELD_WHILE_COMPILING = (
+    "import sys, time, pathlib; import zooanalysis.simulation as simulation; "
+    "ready = pathlib.Path(sys.argv[1]); "
+    "simulation.warm_up = lambda request: (ready.touch(), time.sleep(600)); "
+    "from zooanalysis import cli; sys.exit(cli.main(sys.argv[2:]))"
+)
+"""``python -c HELD_WHILE_COMPILING READY zoosim-args``: ``zoosim`` that touches READY and
+holds where it compiles (its folder reserved, nothing saved yet), to be killed there."""
+
+
+def killed_while_compiling(tmp_path: Path, command: list[object]) -> None:
+    """Run ``zoosim COMMAND`` and SIGKILL it while it compiles (its folder reserved)."""
+    ready = tmp_path / "ready"
+    process = subprocess.Popen(
+        [ZOOSIM.with_name("python"), "-c", HELD_WHILE_COMPILING, ready, *map(str, command)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 120  # a safety net for a broken test, not a measurement
+    while not ready.exists():
+        assert process.poll() is None and time.monotonic() < deadline, process.communicate()
+        time.sleep(0.05)
+    process.kill()
+    process.communicate(timeout=30)
+    assert process.returncode == -signal.SIGKILL
+
+
+def test_a_run_killed_before_it_saved_anything_does_not_block_its_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """SIGKILL between reserving the folder and writing the request (while compiling)
+    leaves an empty working folder: it holds nothing to resume, so a new run to the name
+    reclaims it, and --resume says so in one line instead of pointing at "kept work"."""
+    out = tmp_path / "run"
+    killed_while_compiling(tmp_path, ["run", *SMALL, "--out", out])
+    assert partial_path(out).is_dir() and not any(partial_path(out).iterdir())
+    code, _, err = run_cli(capsys, "run", "--resume", out, "--no-progress")
+    assert code == 2
+    one_error_line(err, f"the run to {out} was stopped before it saved anything", "start it again")
+    assert not partial_path(out).exists()
+
+    killed_while_compiling(tmp_path, ["run", *SMALL, "--out", out])
+    code, _, err = run_cli(capsys, "run", *SMALL, "--out", out)
+    assert code == 0, err
+    assert zooanalysis.load_run(out).games == 6000
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ready", "run"]
+
+
+def test_a_kept_checkpoint_is_never_reclaimed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Only an empty working folder is reclaimed: one holding anything still refuses a new
+    run to its name, and is left as it was."""
+    out = tmp_path / "cut"
+    interrupted_run(capsys, monkeypatch, out)
+    (partial_path(out) / "request.json").unlink()  # a checkpoint alone is still kept work
+    before = tree(partial_path(out))
+    code, _, err = run_cli(capsys, "run", *SMALL, "--out", out)
+    assert code == 2
+    one_error_line(err, f"an interrupted run of {out} exists")
+    assert tree(partial_path(out)) == before
 
 
 # --- 7. tamper and version evidence --------------------------------------------------------------

@@ -307,6 +307,22 @@ def reserve_output(
             raise
 
 
+def _reclaim_if_empty(working: Path) -> bool:
+    """Remove an empty working folder found under the output's lock; whether one was.
+
+    Its writer is gone (the lock is ours) and was killed (SIGKILL, power loss) before it
+    saved anything: between creating the folder and writing its request, while compiling.
+    An empty folder holds nothing to resume, so it must not block the output's name; a
+    folder holding anything is left to the user."""
+    if not working.is_dir() or working.is_symlink():
+        return False
+    try:
+        working.rmdir()  # only ever removes an empty folder
+    except OSError:
+        return False
+    return True
+
+
 def _is_empty(folder: Path) -> bool:
     try:
         return not any(folder.iterdir())
@@ -322,6 +338,11 @@ def _claim(
     if path.exists() or path.is_symlink():
         raise OutputTakenError(
             f"{option}: {path} already exists; give a new name or remove it first"
+        )
+    if _reclaim_if_empty(working) and resume:
+        raise UserError(
+            f"--resume: the run to {path} was stopped before it saved anything (its "
+            f"{working.name} folder was empty and is removed); start it again as it was started"
         )
     if resume:
         if not working.is_dir():
