@@ -674,6 +674,7 @@ def field(
     ] = None,
 ) -> None:
     """Solve the meta-game of a population: equilibrium mix, alpha-Rank, with intervals."""
+    from zooanalysis.field import COMMAND as FIELD_COMMAND
     from zooanalysis.field import FieldRequest, field_plan, run_field
     from zooanalysis.field_setup import check_seats, population_from, resume_field_request
 
@@ -728,7 +729,7 @@ def field(
         from zooanalysis.storage import check_can_create, check_run_can_start
 
         if out is not None:
-            check_run_can_start(target)
+            check_run_can_start(target, FIELD_COMMAND)
         else:
             check_can_create(target, "--out")
         request = FieldRequest(

@@ -117,12 +117,16 @@ def check_new_run_path(path: Path, option: str = "--out") -> None:
     check_can_create(path, option)
 
 
-def check_run_can_start(path: Path) -> None:
+def check_run_can_start(path: Path, command: str = "zoosim run") -> None:
     """Refuse a new run to ``path`` if it exists, cannot be created, or an interrupted run
-    of it is waiting (a quick check without reserving; see :func:`reserve_output`)."""
+    of it is waiting (a quick check without reserving; see :func:`reserve_output`, which
+    reclaims an empty working folder); ``command`` is what the message says to resume with."""
     check_new_run_path(path)
-    if partial_path(path).exists():
-        raise OutputTakenError(f"--out: an interrupted run of {path} exists; {discard_hint(path)}")
+    working = partial_path(path)
+    if working.exists() and not (working.is_dir() and _is_empty(working)):
+        raise OutputTakenError(
+            f"--out: an interrupted run of {path} exists; {discard_hint(path, command)}"
+        )
 
 
 def check_can_create(path: Path, option: str) -> None:
