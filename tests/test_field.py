@@ -127,7 +127,8 @@ def test_a_new_field_over_an_interrupted_one_names_the_field_command(
     with pytest.raises(RunInterruptedError):
         run_field(field_request(out), on_progress=interrupt)
     options = ["--game", GAME, "--population", "greedy,random", "--seats", "3", "--games",
-               "16000", "--seed", "5", "--bootstrap", "20", "--no-progress", *NO_SEARCH]  # fmt: skip
+               "16000", "--seed", "5", "--bootstrap", "20", "--no-progress",
+               *NO_SEARCH]  # fmt: skip
     code, _, err = run_cli(capsys, "field", *options, "--out", out)
     assert code == 2
     one_error_line(err, f"an interrupted run of {out} exists", f"zoosim field --resume {out}")
