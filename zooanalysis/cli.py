@@ -1393,10 +1393,14 @@ def _measure_skill(
                 "it has none), so there is no search rung; leave --search-games out"
             )
         plan += [(strategy, labels, search_deals) for strategy, labels in searched]
+    again = " ".join(
+        ["zoosim skill", str(run_dir), *(["--games", games] if games else []),
+         *(["--search-games", search_games] if search_games else [])]
+    )  # fmt: skip
     for strategy, labels, count in plan:
         title = f"{strategy} against random"
         with GameProgress(count * len(labels), title, enabled=progress) as bar:
-            play_skill_run(run, strategy, labels, count, workers, bar.advance)
+            play_skill_run(run, strategy, labels, count, workers, bar.advance, again)
     table = skill_table(run_dir)
     typer.echo(
         "Skill gap: win share over a random player's, on the same deals in every seating "

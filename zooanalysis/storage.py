@@ -95,12 +95,26 @@ def discard_hint(path: Path, command: str = "zoosim run") -> str:
 class RunInterruptedError(Exception):
     """A run stopped by Ctrl-C or SIGTERM whose checkpoint was kept, so it can be resumed."""
 
-    def __init__(self, path: Path, command: str = "zoosim run") -> None:
+    def __init__(
+        self,
+        path: Path,
+        command: str = "zoosim run",
+        continue_with: str | None = None,
+        written: str = "no results were written",
+    ) -> None:
+        how = continue_with or f"{command} --resume {path}"
         super().__init__(
-            f"interrupted; no results were written. Continue it with: {command} "
-            f"--resume {path} (or delete the kept work with rm -r {partial_path(path)})"
+            f"interrupted; {written}. Continue it with: {how} (or delete the kept work "
+            f"with rm -r {partial_path(path)})"
         )
         self.path = path
+
+
+def has_kept_work(path: Path) -> bool:
+    """Whether an interrupted run to ``path`` left work to resume: a working folder that
+    holds something (an empty one is reclaimed by :func:`reserve_output`)."""
+    working = partial_path(path)
+    return working.is_dir() and not _is_empty(working)
 
 
 # --- checking that an output can be written ------------------------------------------------
