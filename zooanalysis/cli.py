@@ -26,7 +26,7 @@ from zooanalysis.progress import GameProgress
 from zooanalysis.runner import ALL_BACKENDS, DEFAULT_BATCH_SIZE, default_jobs
 from zooanalysis.scenario import Scenario, load_scenario
 from zooanalysis.settings import check_players_setting
-from zooanalysis.storage import RunInterruptedError
+from zooanalysis.storage import CommandInterruptedError
 from zooanalysis.strategy_spec import PlayerSpec, format_number, parse_lineup
 
 app = typer.Typer(
@@ -1516,7 +1516,7 @@ def _main(argv: list[str] | None) -> int:
     except UserError as error:
         typer.echo(f"zoosim: error: {_one_line(error)}", err=True)
         return EXIT_USER_ERROR
-    except RunInterruptedError as interrupted:
+    except CommandInterruptedError as interrupted:
         typer.echo(f"zoosim: {interrupted}", err=True)
         return EXIT_INTERRUPTED
     except (KeyboardInterrupt, typer.Abort):

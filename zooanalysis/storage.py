@@ -92,7 +92,12 @@ def discard_hint(path: Path, command: str = "zoosim run") -> str:
     )
 
 
-class RunInterruptedError(Exception):
+class CommandInterruptedError(Exception):
+    """A command stopped by Ctrl-C or SIGTERM that keeps the work it finished; its message
+    says what is kept and how to continue (``zoosim`` prints it and exits 130)."""
+
+
+class RunInterruptedError(CommandInterruptedError):
     """A run stopped by Ctrl-C or SIGTERM whose checkpoint was kept, so it can be resumed."""
 
     def __init__(
