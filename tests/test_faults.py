@@ -579,10 +579,13 @@ def damaged_copy(source: Path, target: Path, damage: str) -> str:
     if damage == "missing table":
         (target / "moves.parquet").unlink()
         return "moves.parquet"
-    if damage == "games edited":
+    if damage == "games edited":  # and sealed again: the tables' counts still refuse it
         manifest["games"] = 9000
+        manifest[storage.MANIFEST_SHA256] = storage.manifest_seal(manifest)
         manifest_path.write_text(json.dumps(manifest))
         return "seats.parquet"  # whose games no longer match
+    if damage == "manifest edited":  # a seed changed by hand: nothing else would show it
+        manifest["seed"] = 99
     if damage == "unknown format version":
         manifest["format_version"] = 99
     elif damage == "table from another run":
@@ -590,9 +593,12 @@ def damaged_copy(source: Path, target: Path, damage: str) -> str:
         data = storage.parquet_bytes(other.table("seats"))
         (target / "seats.parquet").write_bytes(data)
         manifest["checksums"]["seats.parquet"] = storage.sha256(data)
+        manifest[storage.MANIFEST_SHA256] = storage.manifest_seal(manifest)
+        manifest_path.write_text(json.dumps(manifest))
         return "seats.parquet"
-    elif damage == "no checksum":
+    elif damage == "no checksum":  # sealed again: the missing checksum still refuses it
         del manifest["checksums"]["points.parquet"]
+        manifest[storage.MANIFEST_SHA256] = storage.manifest_seal(manifest)
     manifest_path.write_text(json.dumps(manifest))
     return "manifest.json"
 
@@ -603,6 +609,7 @@ DAMAGE = [
     "empty table",
     "missing table",
     "games edited",
+    "manifest edited",
     "unknown format version",
     "table from another run",
     "no checksum",

@@ -30,7 +30,7 @@ import zooanalysis.cli as cli_module
 import zooanalysis.tuning as tuning
 from zooanalysis.errors import UserError
 from zooanalysis.progress import GameProgress
-from zooanalysis.storage import output_lock, partial_path
+from zooanalysis.storage import MANIFEST_SHA256, manifest_seal, output_lock, partial_path
 
 SWEEP = """
 game = "bluff"
@@ -294,6 +294,10 @@ def test_a_tampered_tournament_is_refused(
     assert set(manifest["checksums"]) == {f"{name}.parquet" for name in manifest["tables"]}
     zooanalysis.load_run(out)
     manifest["games"] += 2
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(UserError, match=r"manifest\.json: edited or damaged since it was written"):
+        zooanalysis.load_run(out)
+    manifest[MANIFEST_SHA256] = manifest_seal(manifest)  # sealed again
     (out / "manifest.json").write_text(json.dumps(manifest))
     with pytest.raises(UserError, match=r"win_rates\.parquet: counts"):
         zooanalysis.load_run(out)

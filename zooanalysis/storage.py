@@ -540,8 +540,27 @@ def _default_index(index: pd.Index) -> bool:
     )
 
 
-def write_manifest(folder: Path, manifest: Mapping[str, Any]) -> None:
-    """Write ``manifest.json`` durably (indented, UTF-8)."""
+MANIFEST_SHA256 = "manifest_sha256"
+"""A versioned manifest's seal: the sha256 of the rest of it (:func:`manifest_seal`), so a
+manifest edited by hand (a seed, a lineup, a setting, a checksum) is refused as tables
+changed since they were written are."""
+
+
+def manifest_seal(manifest: Mapping[str, Any]) -> str:
+    """The sha256 of a manifest as read back from JSON (keys sorted, compact), its seal
+    left out."""
+    content = json.loads(json.dumps(dict(manifest), default=str))
+    content.pop(MANIFEST_SHA256, None)
+    text = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return sha256(text.encode("utf-8"))
+
+
+def write_manifest(folder: Path, manifest: dict[str, Any]) -> None:
+    """Write ``manifest.json`` durably (indented, UTF-8); a versioned manifest (see
+    :func:`stamped`) gets its seal (:data:`MANIFEST_SHA256`), added to ``manifest`` too so
+    the caller holds what was written."""
+    if "format_version" in manifest:
+        manifest[MANIFEST_SHA256] = manifest_seal(manifest)
     write_json_atomically(Path(folder) / MANIFEST, manifest)
 
 
@@ -651,6 +670,12 @@ def check_format_version(manifest: Mapping[str, Any], where: Path) -> bool:
             f"{where}: format version {version!r} is not one this zoosim reads "
             f"({', '.join(map(str, KNOWN_FORMAT_VERSIONS))}); was it written by a newer "
             "zoosim? Read it with that version"
+        )
+    sealed = manifest.get(MANIFEST_SHA256)
+    if sealed is not None and sealed != manifest_seal(manifest):
+        raise UserError(
+            f"{where}: edited or damaged since it was written (its contents do not match "
+            f"the {MANIFEST_SHA256} it records); use the folder as zoosim wrote it"
         )
     return True
 
