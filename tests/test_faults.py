@@ -8,6 +8,7 @@ with other code, too many failed batches) run on a real cluster in test_faults_d
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
@@ -295,6 +296,36 @@ def test_a_full_disk_before_the_first_checkpoint_saves_one_and_loses_no_game(
     assert_same_tables(tables_of(tmp_path / "whole"), tables_of(out))
     whole = zooanalysis.load_run(tmp_path / "whole").game_rows()
     assert whole.equals(zooanalysis.load_run(out).game_rows())
+
+
+def test_a_folder_made_read_only_before_the_final_rename_keeps_the_work(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The folder that holds the run becomes immutable as the run finishes: the rename
+    fails and so does removing the lock file, whose error replaced the rename's ("
+    .run.lock: Operation not permitted", no word of the kept work); now the line names the
+    run and how to resume it, and the resumed run has the uninterrupted tables."""
+    from fault_helpers import immutable
+
+    parent = tmp_path / "runs"
+    parent.mkdir()
+    out = parent / "run"
+    original = storage.OutputFolder.finish
+    held = contextlib.ExitStack()
+
+    def finish_read_only(folder) -> None:
+        held.enter_context(immutable(parent))
+        original(folder)
+
+    with held, monkeypatch.context() as patch:
+        patch.setattr(storage.OutputFolder, "finish", finish_read_only)
+        code, _, err = run_cli(capsys, "run", *SMALL, "--out", out)
+    assert code == 2
+    one_error_line(err, f"{out}: cannot move the finished run there", f"--resume {out}")
+    code, _, err = run_cli(capsys, "run", "--resume", out, "--no-progress")
+    assert code == 0, err
+    code, _, err = run_cli(capsys, "run", *SMALL, "--out", tmp_path / "whole")
+    assert_same_tables(tables_of(tmp_path / "whole"), tables_of(out))
 
 
 def test_a_full_disk_while_saving_a_checkpoint_keeps_the_previous_one(

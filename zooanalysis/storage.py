@@ -220,10 +220,11 @@ def output_lock(path: Path, option: str = "--out") -> Iterator[None]:
         os.write(descriptor, f"{os.getpid()}\n".encode())
         yield
     finally:
-        try:
+        # a lock file that cannot be removed (its folder made read-only meanwhile) is left:
+        # closing releases the lock, and an error here would hide the block's own one
+        with suppress(OSError):
             lock.unlink(missing_ok=True)
-        finally:
-            os.close(descriptor)
+        os.close(descriptor)
 
 
 def _read_holder(descriptor: int) -> str:
