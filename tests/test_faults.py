@@ -476,6 +476,63 @@ def test_sigterm_stops_like_ctrl_c_and_the_run_resumes(
     assert zooanalysis.load_run(out).games == 60_000  # and its tables add up to that
 
 
+def _workers_of(pid: int) -> list[int]:
+    """The loky worker processes whose parent is ``pid``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            command = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and b"popen_loky_posix" in command:
+            found.append(int(entry.name))
+    return found
+
+
+def _running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"  # a zombie has exited
+
+
+@pytest.mark.slow
+def test_a_run_killed_with_sigkill_leaves_no_worker_process_behind(tmp_path: Path) -> None:
+    """SIGKILL of a run on the processes backend: its workers end too (they idled on as
+    orphans, each holding its compiled kernels, for more than ten minutes), and the run
+    resumes as ever."""
+    out = tmp_path / "run"
+    args = ["--games", "2e6", "--batch-size", "1000", "--seed", "9", "--jobs", "2"]
+    process = subprocess.Popen(
+        [ZOOSIM, "run", *args, "--backend", "processes", "--out", str(out), "--no-progress"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "ZOOSIM_CHECKPOINT_SECONDS": "0.2"},
+    )
+    checkpoint = partial_path(out) / CHECKPOINT
+    deadline = time.monotonic() + 120  # safety nets for a broken test, not measurements
+    while not checkpoint.exists():
+        assert process.poll() is None and time.monotonic() < deadline
+        time.sleep(0.05)
+    workers = _workers_of(process.pid)
+    assert len(workers) == 2
+    process.kill()
+    process.wait(timeout=30)
+    deadline = time.monotonic() + 60
+    while any(_running(worker) for worker in workers):
+        if time.monotonic() > deadline:
+            for worker in workers:  # do not leave them behind
+                with contextlib.suppress(OSError):
+                    os.kill(worker, signal.SIGKILL)
+            pytest.fail(f"worker processes {workers} outlived their killed run")
+        time.sleep(0.1)
+    assert checkpoint.is_file()
+
+
 def test_files_and_folder_are_synced_around_each_rename(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

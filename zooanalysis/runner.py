@@ -260,6 +260,7 @@ def run_chunks(
             return_as="generator",
             pre_dispatch=f"{2 * workers}",
             batch_size=1,  # each chunk is sized to its work already: never group them
+            **({"initializer": exit_with_parent} if joblib_backend == "loky" else {}),
         )
         with warnings.catch_warnings():
             # a caller that stops early (--until-ci) leaves look-ahead chunks unused on purpose
@@ -267,6 +268,27 @@ def run_chunks(
             warnings.filterwarnings("ignore", message=".*successfully executed +but not used")
             for result in parallel(tasks()):
                 yield dispatched.popleft(), result
+
+
+PARENT_WATCH_SECONDS = 1.0
+"""How often a worker process checks that the process that started it is still there."""
+
+
+def exit_with_parent() -> None:
+    """Worker initializer of the processes backend: end this worker once the process that
+    started it is gone (killed with SIGKILL, crashed), instead of idling on as an orphan
+    holding its memory (two per killed run, seen alive ten minutes later). A daemon
+    thread notices the parent change (the worker is handed to init) between chunks."""
+    import threading
+
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_WATCH_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="zoosim-parent-watch", daemon=True).start()
 
 
 def _in_threads(
