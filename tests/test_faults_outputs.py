@@ -149,6 +149,14 @@ def test_a_sweep_records_the_checksum_of_its_cells(
 
     assert spec["cells_sha256"] == sha256((out / "cells.parquet").read_bytes())
     assert not list(out.rglob(".*.tmp"))
+    sealed = (out / "sweep.json").read_bytes()
+    spec["title"] = "edited by hand"  # nothing but the seal would show it
+    (out / "sweep.json").write_text(json.dumps(spec))
+    code, _, err = run_cli(capsys, "show", out)
+    assert code == 2
+    one_error_line(err, str(out / "sweep.json"), "edited or damaged since it was written")
+    (out / "sweep.json").write_bytes(sealed)
+    assert run_cli(capsys, "show", out)[0] == 0
     flip_byte(out / "cells.parquet")
     code, _, err = run_cli(capsys, "report", out, "-o", tmp_path / "report")
     assert code == 2

@@ -556,13 +556,13 @@ def manifest_seal(manifest: Mapping[str, Any]) -> str:
     return sha256(text.encode("utf-8"))
 
 
-def write_manifest(folder: Path, manifest: dict[str, Any]) -> None:
-    """Write ``manifest.json`` durably (indented, UTF-8); a versioned manifest (see
-    :func:`stamped`) gets its seal (:data:`MANIFEST_SHA256`), added to ``manifest`` too so
-    the caller holds what was written."""
+def write_manifest(folder: Path, manifest: dict[str, Any], name: str = MANIFEST) -> None:
+    """Write ``manifest.json`` (or a sweep's ``name``) durably (indented, UTF-8); a
+    versioned manifest (see :func:`stamped`) gets its seal (:data:`MANIFEST_SHA256`), added
+    to ``manifest`` too so the caller holds what was written."""
     if "format_version" in manifest:
         manifest[MANIFEST_SHA256] = manifest_seal(manifest)
-    write_json_atomically(Path(folder) / MANIFEST, manifest)
+    write_json_atomically(Path(folder) / name, manifest)
 
 
 def stamped(manifest: Mapping[str, Any], checksums: Mapping[str, str]) -> dict[str, Any]:

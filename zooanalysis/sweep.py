@@ -203,13 +203,12 @@ def run_sweep(
         CommandInterruptedError,
         StorageError,
         output_lock,
-        write_json_atomically,
+        write_manifest,
         write_table,
     )
 
     out = Path(out)
     cells_folder = out / "cells"
-    spec_path = out / SPEC_FILE
     with output_lock(out, "--out"):
         _check_sweep_folder(sweep, out)
         try:
@@ -222,7 +221,7 @@ def run_sweep(
             "title": sweep.title,
             "description": sweep.description,
         }
-        write_json_atomically(spec_path, spec)
+        write_manifest(out, spec, SPEC_FILE)
         rows: list[pd.DataFrame] = []
         all_cells = sweep.cells()
         try:
@@ -235,7 +234,7 @@ def run_sweep(
             ) from None
         table = pd.concat(rows, ignore_index=True)
         spec["cells_sha256"] = write_table(out / CELLS_FILE, table)
-        write_json_atomically(spec_path, spec)
+        write_manifest(out, spec, SPEC_FILE)  # sealed: edited by hand, it is refused
     return table
 
 
@@ -294,7 +293,7 @@ def _plain(data: dict[str, Any]) -> dict[str, Any]:
 def _check_sweep_folder(sweep: Sweep, out: Path) -> None:
     """Refuse an ``--out`` that is a file, holds something other than a sweep, or holds
     another sweep; a new, empty or this sweep's own folder is fine."""
-    from zooanalysis.storage import check_can_create
+    from zooanalysis.storage import MANIFEST_SHA256, check_can_create
 
     if out.exists() and not out.is_dir():
         raise UserError(f"--out: {out} is a file; give a folder for the sweep")
@@ -315,7 +314,7 @@ def _check_sweep_folder(sweep: Sweep, out: Path) -> None:
         raise UserError(f"{spec_path}: unreadable ({' '.join(str(error).split())})") from None
     if not isinstance(stored, dict):
         raise UserError(f"{spec_path}: unreadable (not a JSON object)")
-    ignored = ("format_version", "cells_sha256", *DESCRIPTIVE_KEYS)
+    ignored = ("format_version", "cells_sha256", MANIFEST_SHA256, *DESCRIPTIVE_KEYS)
     recorded = {k: v for k, v in stored.items() if k not in ignored}
     if recorded != _plain(sweep.fingerprint()):
         raise UserError(f"--out: {out} holds a different sweep; give another --out or remove it")
