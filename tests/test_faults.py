@@ -8,6 +8,7 @@ with other code, too many failed batches) run on a real cluster in test_faults_d
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
@@ -27,6 +28,7 @@ from fault_helpers import (
     one_error_line,
     run_cli,
     tmpfs,
+    tree,
 )
 from run_helpers import assert_same_tables, tables_of
 
@@ -271,6 +273,61 @@ def test_a_full_disk_keeps_the_checkpoint_and_is_one_line(
     assert whole.equals(zooanalysis.load_run(out).game_rows())
 
 
+def test_a_full_disk_before_the_first_checkpoint_saves_one_and_loses_no_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Writing a batch's rows fails before any checkpoint was due (they come every few
+    seconds): the failure saves one (it did not, so the working folder, finished batches
+    and all, was deleted and the error had no --resume), and the resumed run has the
+    uninterrupted run's tables and rows."""
+    out = tmp_path / "run"
+    with monkeypatch.context() as patch:
+        patch.setattr(simulation, "CHECKPOINT_SECONDS", float("inf"))  # none due
+        failed = fail_writes_of("batch-", 3, patch)
+        code, _, err = run_cli(capsys, "run", *SMALL, "--rows", "--out", out)
+    assert code == 2 and failed
+    one_error_line(
+        err, "batch-000003.parquet", "No space left on device", f"zoosim run --resume {out}"
+    )
+    assert read_checkpoint(partial_path(out))[1]["next_batch"] == 3
+    code, _, err = run_cli(capsys, "run", "--resume", out, "--no-progress")
+    assert code == 0, err
+    code, _, err = run_cli(capsys, "run", *SMALL, "--rows", "--out", tmp_path / "whole")
+    assert_same_tables(tables_of(tmp_path / "whole"), tables_of(out))
+    whole = zooanalysis.load_run(tmp_path / "whole").game_rows()
+    assert whole.equals(zooanalysis.load_run(out).game_rows())
+
+
+def test_a_folder_made_read_only_before_the_final_rename_keeps_the_work(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The folder that holds the run becomes immutable as the run finishes: the rename
+    fails and so does removing the lock file, whose error replaced the rename's ("
+    .run.lock: Operation not permitted", no word of the kept work); now the line names the
+    run and how to resume it, and the resumed run has the uninterrupted tables."""
+    from fault_helpers import immutable
+
+    parent = tmp_path / "runs"
+    parent.mkdir()
+    out = parent / "run"
+    original = storage.OutputFolder.finish
+    held = contextlib.ExitStack()
+
+    def finish_read_only(folder) -> None:
+        held.enter_context(immutable(parent))
+        original(folder)
+
+    with held, monkeypatch.context() as patch:
+        patch.setattr(storage.OutputFolder, "finish", finish_read_only)
+        code, _, err = run_cli(capsys, "run", *SMALL, "--out", out)
+    assert code == 2
+    one_error_line(err, f"{out}: cannot move the finished run there", f"--resume {out}")
+    code, _, err = run_cli(capsys, "run", "--resume", out, "--no-progress")
+    assert code == 0, err
+    code, _, err = run_cli(capsys, "run", *SMALL, "--out", tmp_path / "whole")
+    assert_same_tables(tables_of(tmp_path / "whole"), tables_of(out))
+
+
 def test_a_full_disk_while_saving_a_checkpoint_keeps_the_previous_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -419,6 +476,63 @@ def test_sigterm_stops_like_ctrl_c_and_the_run_resumes(
     assert zooanalysis.load_run(out).games == 60_000  # and its tables add up to that
 
 
+def _workers_of(pid: int) -> list[int]:
+    """The loky worker processes whose parent is ``pid``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            command = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and b"popen_loky_posix" in command:
+            found.append(int(entry.name))
+    return found
+
+
+def _running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"  # a zombie has exited
+
+
+@pytest.mark.slow
+def test_a_run_killed_with_sigkill_leaves_no_worker_process_behind(tmp_path: Path) -> None:
+    """SIGKILL of a run on the processes backend: its workers end too (they idled on as
+    orphans, each holding its compiled kernels, for more than ten minutes), and the run
+    resumes as ever."""
+    out = tmp_path / "run"
+    args = ["--games", "2e6", "--batch-size", "1000", "--seed", "9", "--jobs", "2"]
+    process = subprocess.Popen(
+        [ZOOSIM, "run", *args, "--backend", "processes", "--out", str(out), "--no-progress"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "ZOOSIM_CHECKPOINT_SECONDS": "0.2"},
+    )
+    checkpoint = partial_path(out) / CHECKPOINT
+    deadline = time.monotonic() + 120  # safety nets for a broken test, not measurements
+    while not checkpoint.exists():
+        assert process.poll() is None and time.monotonic() < deadline
+        time.sleep(0.05)
+    workers = _workers_of(process.pid)
+    assert len(workers) == 2
+    process.kill()
+    process.wait(timeout=30)
+    deadline = time.monotonic() + 60
+    while any(_running(worker) for worker in workers):
+        if time.monotonic() > deadline:
+            for worker in workers:  # do not leave them behind
+                with contextlib.suppress(OSError):
+                    os.kill(worker, signal.SIGKILL)
+            pytest.fail(f"worker processes {workers} outlived their killed run")
+        time.sleep(0.1)
+    assert checkpoint.is_file()
+
+
 def test_files_and_folder_are_synced_around_each_rename(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -458,6 +572,70 @@ def test_ctrl_c_before_the_run_starts_leaves_nothing(
     assert list(tmp_path.iterdir()) == []
 
 
+HELD_WHILE_COMPILING = (
+    "import sys, time, pathlib; import zooanalysis.simulation as simulation; "
+    "ready = pathlib.Path(sys.argv[1]); "
+    "simulation.warm_up = lambda request: (ready.touch(), time.sleep(600)); "
+    "from zooanalysis import cli; sys.exit(cli.main(sys.argv[2:]))"
+)
+"""``python -c HELD_WHILE_COMPILING READY zoosim-args``: ``zoosim`` that touches READY and
+holds where it compiles (its folder reserved, nothing saved yet), to be killed there."""
+
+
+def killed_while_compiling(tmp_path: Path, command: list[object]) -> None:
+    """Run ``zoosim COMMAND`` and SIGKILL it while it compiles (its folder reserved)."""
+    ready = tmp_path / "ready"
+    process = subprocess.Popen(
+        [ZOOSIM.with_name("python"), "-c", HELD_WHILE_COMPILING, ready, *map(str, command)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 120  # a safety net for a broken test, not a measurement
+    while not ready.exists():
+        assert process.poll() is None and time.monotonic() < deadline, process.communicate()
+        time.sleep(0.05)
+    process.kill()
+    process.communicate(timeout=30)
+    assert process.returncode == -signal.SIGKILL
+
+
+def test_a_run_killed_before_it_saved_anything_does_not_block_its_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """SIGKILL between reserving the folder and writing the request (while compiling)
+    leaves an empty working folder: it holds nothing to resume, so a new run to the name
+    reclaims it, and --resume says so in one line instead of pointing at "kept work"."""
+    out = tmp_path / "run"
+    killed_while_compiling(tmp_path, ["run", *SMALL, "--out", out])
+    assert partial_path(out).is_dir() and not any(partial_path(out).iterdir())
+    code, _, err = run_cli(capsys, "run", "--resume", out, "--no-progress")
+    assert code == 2
+    one_error_line(err, f"the run to {out} was stopped before it saved anything", "start it again")
+    assert not partial_path(out).exists()
+
+    killed_while_compiling(tmp_path, ["run", *SMALL, "--out", out])
+    code, _, err = run_cli(capsys, "run", *SMALL, "--out", out)
+    assert code == 0, err
+    assert zooanalysis.load_run(out).games == 6000
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ready", "run"]
+
+
+def test_a_kept_checkpoint_is_never_reclaimed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Only an empty working folder is reclaimed: one holding anything still refuses a new
+    run to its name, and is left as it was."""
+    out = tmp_path / "cut"
+    interrupted_run(capsys, monkeypatch, out)
+    (partial_path(out) / "request.json").unlink()  # a checkpoint alone is still kept work
+    before = tree(partial_path(out))
+    code, _, err = run_cli(capsys, "run", *SMALL, "--out", out)
+    assert code == 2
+    one_error_line(err, f"an interrupted run of {out} exists")
+    assert tree(partial_path(out)) == before
+
+
 # --- 7. tamper and version evidence --------------------------------------------------------------
 
 
@@ -489,10 +667,13 @@ def damaged_copy(source: Path, target: Path, damage: str) -> str:
     if damage == "missing table":
         (target / "moves.parquet").unlink()
         return "moves.parquet"
-    if damage == "games edited":
+    if damage == "games edited":  # and sealed again: the tables' counts still refuse it
         manifest["games"] = 9000
+        manifest[storage.MANIFEST_SHA256] = storage.manifest_seal(manifest)
         manifest_path.write_text(json.dumps(manifest))
         return "seats.parquet"  # whose games no longer match
+    if damage == "manifest edited":  # a seed changed by hand: nothing else would show it
+        manifest["seed"] = 99
     if damage == "unknown format version":
         manifest["format_version"] = 99
     elif damage == "table from another run":
@@ -500,9 +681,12 @@ def damaged_copy(source: Path, target: Path, damage: str) -> str:
         data = storage.parquet_bytes(other.table("seats"))
         (target / "seats.parquet").write_bytes(data)
         manifest["checksums"]["seats.parquet"] = storage.sha256(data)
+        manifest[storage.MANIFEST_SHA256] = storage.manifest_seal(manifest)
+        manifest_path.write_text(json.dumps(manifest))
         return "seats.parquet"
-    elif damage == "no checksum":
+    elif damage == "no checksum":  # sealed again: the missing checksum still refuses it
         del manifest["checksums"]["points.parquet"]
+        manifest[storage.MANIFEST_SHA256] = storage.manifest_seal(manifest)
     manifest_path.write_text(json.dumps(manifest))
     return "manifest.json"
 
@@ -513,6 +697,7 @@ DAMAGE = [
     "empty table",
     "missing table",
     "games edited",
+    "manifest edited",
     "unknown format version",
     "table from another run",
     "no checksum",

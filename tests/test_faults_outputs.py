@@ -30,7 +30,7 @@ import zooanalysis.cli as cli_module
 import zooanalysis.tuning as tuning
 from zooanalysis.errors import UserError
 from zooanalysis.progress import GameProgress
-from zooanalysis.storage import output_lock, partial_path
+from zooanalysis.storage import MANIFEST_SHA256, manifest_seal, output_lock, partial_path
 
 SWEEP = """
 game = "bluff"
@@ -149,6 +149,14 @@ def test_a_sweep_records_the_checksum_of_its_cells(
 
     assert spec["cells_sha256"] == sha256((out / "cells.parquet").read_bytes())
     assert not list(out.rglob(".*.tmp"))
+    sealed = (out / "sweep.json").read_bytes()
+    spec["title"] = "edited by hand"  # nothing but the seal would show it
+    (out / "sweep.json").write_text(json.dumps(spec))
+    code, _, err = run_cli(capsys, "show", out)
+    assert code == 2
+    one_error_line(err, str(out / "sweep.json"), "edited or damaged since it was written")
+    (out / "sweep.json").write_bytes(sealed)
+    assert run_cli(capsys, "show", out)[0] == 0
     flip_byte(out / "cells.parquet")
     code, _, err = run_cli(capsys, "report", out, "-o", tmp_path / "report")
     assert code == 2
@@ -294,6 +302,10 @@ def test_a_tampered_tournament_is_refused(
     assert set(manifest["checksums"]) == {f"{name}.parquet" for name in manifest["tables"]}
     zooanalysis.load_run(out)
     manifest["games"] += 2
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(UserError, match=r"manifest\.json: edited or damaged since it was written"):
+        zooanalysis.load_run(out)
+    manifest[MANIFEST_SHA256] = manifest_seal(manifest)  # sealed again
     (out / "manifest.json").write_text(json.dumps(manifest))
     with pytest.raises(UserError, match=r"win_rates\.parquet: counts"):
         zooanalysis.load_run(out)

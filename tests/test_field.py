@@ -112,6 +112,33 @@ def test_ctrl_c_then_resume_gives_the_uninterrupted_field(tmp_path: Path, capsys
     assert resumed.manifest["resume_commands"]
 
 
+def test_a_new_field_over_an_interrupted_one_names_the_field_command(
+    tmp_path: Path, capsys
+) -> None:
+    """``zoosim field --out X`` over an interrupted field at X says to continue it with
+    ``zoosim field --resume`` (it said ``zoosim run --resume``, which cannot resume a
+    field); an empty working folder (a field killed before it saved anything) is no
+    interrupted field: the new field takes the name."""
+    out = tmp_path / "field"
+
+    def interrupt(_games: int) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(RunInterruptedError):
+        run_field(field_request(out), on_progress=interrupt)
+    options = ["--game", GAME, "--population", "greedy,random", "--seats", "3", "--games",
+               "16000", "--seed", "5", "--bootstrap", "20", "--no-progress",
+               *NO_SEARCH]  # fmt: skip
+    code, _, err = run_cli(capsys, "field", *options, "--out", out)
+    assert code == 2
+    one_error_line(err, f"an interrupted run of {out} exists", f"zoosim field --resume {out}")
+    for kept in partial_path(out).iterdir():
+        kept.unlink()  # as a field killed between reserving its folder and saving anything
+    code, _, err = run_cli(capsys, "field", *options, "--out", out)
+    assert code == 0, err
+    assert load_run(out).manifest["games"] == 16_000 and not partial_path(out).exists()
+
+
 def test_players_come_from_a_file(tmp_path: Path, capsys) -> None:
     players = tmp_path / "players.txt"
     players.write_text("# the shipped heuristic\ngreedy\nrandom  # the baseline\n")

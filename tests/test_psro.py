@@ -49,3 +49,41 @@ def test_bad_threshold_is_one_line(tmp_path: Path, capsys) -> None:
     code, _, err = run_cli(capsys, "psro", *OPTIONS, "--threshold", "2", "--out", tmp_path / "p")
     assert code == 2
     one_error_line(err, "--threshold")
+
+
+def test_ctrl_c_says_the_iterations_are_kept_and_a_rerun_continues(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    """Ctrl-C in the field said to continue with ``zoosim field --resume`` of the
+    iteration's field, and Ctrl-C in the search said "nothing was written"; both now say
+    that the work is kept and running the loop again continues it, which gives the
+    uninterrupted loop's results."""
+    import zooanalysis.field as field
+    import zooanalysis.psro as psro
+
+    whole = tmp_path / "whole"
+    code, _, err = run_cli(capsys, "psro", *OPTIONS, "--out", whole)
+    assert code == 0, err
+    out = tmp_path / "psro"
+    original_field = field.run_field
+
+    def field_stops(request, resume=False, **options):
+        def interrupt(_games: int) -> None:
+            raise KeyboardInterrupt
+
+        return original_field(request, resume=resume, on_progress=interrupt)
+
+    def search_stops(*_args, **_kwargs):
+        raise KeyboardInterrupt
+
+    for patched in ((field, "run_field", field_stops), (psro, "_best_response", search_stops)):
+        with monkeypatch.context() as patch:
+            patch.setattr(*patched)
+            code, _, err = run_cli(capsys, "psro", *OPTIONS, "--out", out)
+        assert code == 130
+        line = err.splitlines()[-1]
+        assert line.startswith("zoosim: interrupted; the finished iterations"), line
+        assert f"running the same zoosim psro again with --out {out}" in line, line
+    code, _, err = run_cli(capsys, "psro", *OPTIONS, "--out", out)
+    assert code == 0, err
+    assert load_run(out).iterations().equals(load_run(whole).iterations())

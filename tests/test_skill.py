@@ -79,3 +79,51 @@ def test_skill_is_for_runs_only(tmp_path: Path, capsys: pytest.CaptureFixture[st
     (tmp_path / "empty").mkdir()
     assert cli.main(["skill", str(tmp_path / "empty")]) == 2
     assert "no manifest.json" in capsys.readouterr().err
+
+
+def test_an_interrupted_skill_continues_where_it_stopped_with_the_same_results(
+    run_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    """Ctrl-C in the second strategy's skill run keeps the first run and the second's
+    checkpoint; the message names ``zoosim skill`` (it named ``zoosim run --resume``, and
+    running ``zoosim skill`` again refused the kept work), and running it again resumes to
+    exactly the tables of an uninterrupted skill."""
+    import shutil
+
+    from run_helpers import assert_same_tables, tables_of
+
+    import zooanalysis.simulation as simulation
+    from zooanalysis.storage import partial_path
+
+    whole, cut = tmp_path / "whole", tmp_path / "cut"
+    shutil.copytree(run_dir, whole, ignore=shutil.ignore_patterns("skill"))
+    shutil.copytree(run_dir, cut, ignore=shutil.ignore_patterns("skill"))
+    args = ["--games", "600", "--jobs", "1", "--no-progress"]
+    assert cli.main(["skill", str(whole), *args]) == 0
+    monkeypatch.setattr(simulation, "CHECKPOINT_SECONDS", 0.0)
+    original, calls = simulation.run_simulation, []
+
+    def second_run_stops(request, on_progress=None, resume=False, **options):
+        calls.append(request.out)
+
+        def progress(games: int) -> None:
+            if len(calls) == 2:
+                raise KeyboardInterrupt
+
+        return original(request, on_progress=progress, resume=resume, **options)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(simulation, "run_simulation", second_run_stops)
+        assert cli.main(["skill", str(cut), *args]) == 130
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1, err
+    assert f"Continue it with: zoosim skill {cut} --games 600 (" in err, err
+    stopped = calls[1]
+    assert (partial_path(stopped) / "checkpoint.npz").is_file() and not stopped.exists()
+    assert (calls[0] / "manifest.json").is_file()
+    assert cli.main(["skill", str(cut), *args]) == 0, capsys.readouterr().err
+    for name in sorted(p.name for p in (whole / "skill").iterdir()):
+        assert_same_tables(tables_of(cut / "skill" / name), tables_of(whole / "skill" / name))
+    assert zooanalysis.load_run(stopped).manifest["resume_commands"]
+    assert not any(p.name.endswith(".partial") for p in (cut / "skill").iterdir())

@@ -149,3 +149,39 @@ def test_a_seats_key_sets_the_parameter_of_every_seat() -> None:
         assert settings.perception_noise == cell["settings.perception_noise"]
         assert [p.param("memory") for p in lineup] == [cell["seats.memory"]] * 4
         assert [p.param("misread") for p in lineup] == [0.0] * 4
+
+
+def test_ctrl_c_keeps_the_finished_cells_says_so_and_a_rerun_continues(
+    sweep_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    """Ctrl-C in the third cell: the message said "nothing was written" though two cells
+    were kept; it now says how many are kept and that running the sweep again continues,
+    which plays only the rest and gives the uninterrupted sweep's cells."""
+    import zooanalysis.simulation as simulation
+
+    whole = tmp_path / "whole"
+    assert run_sweep_cli(sweep_file, whole) == 0
+    out = tmp_path / "out"
+    original, calls = simulation.run_simulation, []
+
+    def third_cell_stops(request, *args, **options):
+        calls.append(request)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return original(request, *args, **options)
+
+    capsys.readouterr()
+    with monkeypatch.context() as patch:
+        patch.setattr(simulation, "run_simulation", third_cell_stops)
+        assert run_sweep_cli(sweep_file, out) == 130
+    last = capsys.readouterr().err.splitlines()[-1]
+    assert last.startswith("zoosim: interrupted; 2 of 4 cells are finished and kept in "), last
+    assert f"running the same zoosim sweep again with --out {out}" in last
+    assert len(list((out / "cells").glob("*.parquet"))) == 2
+    assert run_sweep_cli(sweep_file, out) == 0
+    err = capsys.readouterr().err
+    assert err.count("already done") == 2 and err.count(": done") == 2
+    pd.testing.assert_frame_equal(
+        pd.read_parquet(whole / "cells.parquet"), pd.read_parquet(out / "cells.parquet")
+    )

@@ -26,7 +26,7 @@ from zooanalysis.progress import GameProgress
 from zooanalysis.runner import ALL_BACKENDS, DEFAULT_BATCH_SIZE, default_jobs
 from zooanalysis.scenario import Scenario, load_scenario
 from zooanalysis.settings import check_players_setting
-from zooanalysis.storage import RunInterruptedError
+from zooanalysis.storage import CommandInterruptedError
 from zooanalysis.strategy_spec import PlayerSpec, format_number, parse_lineup
 
 app = typer.Typer(
@@ -686,6 +686,7 @@ def field(
     ] = None,
 ) -> None:
     """Solve the meta-game of a population: equilibrium mix, alpha-Rank, with intervals."""
+    from zooanalysis.field import COMMAND as FIELD_COMMAND
     from zooanalysis.field import FieldRequest, field_plan, run_field
     from zooanalysis.field_setup import check_seats, population_from, resume_field_request
 
@@ -740,7 +741,7 @@ def field(
         from zooanalysis.storage import check_can_create, check_run_can_start
 
         if out is not None:
-            check_run_can_start(target)
+            check_run_can_start(target, FIELD_COMMAND)
         else:
             check_can_create(target, "--out")
         request = FieldRequest(
@@ -1410,10 +1411,14 @@ def _measure_skill(
                 "it has none), so there is no search rung; leave --search-games out"
             )
         plan += [(strategy, labels, search_deals) for strategy, labels in searched]
+    again = " ".join(
+        ["zoosim skill", str(run_dir), *(["--games", games] if games else []),
+         *(["--search-games", search_games] if search_games else [])]
+    )  # fmt: skip
     for strategy, labels, count in plan:
         title = f"{strategy} against random"
         with GameProgress(count * len(labels), title, enabled=progress) as bar:
-            play_skill_run(run, strategy, labels, count, workers, bar.advance)
+            play_skill_run(run, strategy, labels, count, workers, bar.advance, again)
     table = skill_table(run_dir)
     typer.echo(
         "Skill gap: win share over a random player's, on the same deals in every seating "
@@ -1533,7 +1538,7 @@ def _main(argv: list[str] | None) -> int:
     except UserError as error:
         typer.echo(f"zoosim: error: {_one_line(error)}", err=True)
         return EXIT_USER_ERROR
-    except RunInterruptedError as interrupted:
+    except CommandInterruptedError as interrupted:
         typer.echo(f"zoosim: {interrupted}", err=True)
         return EXIT_INTERRUPTED
     except (KeyboardInterrupt, typer.Abort):

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -87,7 +88,7 @@ def run_psro(request: PsroRequest, on_message: Callable[[str], None] | None = No
     if (out / MANIFEST).is_file():
         raise UserError(f"--out: {out} holds a finished PSRO loop; give a new name")
     say = on_message or (lambda text: None)
-    with output_lock(out):
+    with output_lock(out), _kept_on_interrupt(out):
         _check_or_write_request(out, request)
         population = list(request.population)
         dropped: list[PlayerSpec] = []
@@ -121,6 +122,24 @@ def run_psro(request: PsroRequest, on_message: Callable[[str], None] | None = No
             population += [parse_player(label, request.game.strategies) for label in joining]
         result = _write(out, request, pd.DataFrame(rows), stop, _checks_table(checks))
     return result
+
+
+@contextmanager
+def _kept_on_interrupt(out: Path) -> Iterator[None]:
+    """Say, on Ctrl-C or SIGTERM, that the finished iterations (and the checkpoint of a
+    field under way) are kept and that running the loop again continues it: the field's
+    own message named ``zoosim field --resume`` of one iteration's field, and one during a
+    search said nothing was written."""
+    from zooanalysis.storage import CommandInterruptedError
+
+    try:
+        yield
+    except (KeyboardInterrupt, CommandInterruptedError):
+        raise CommandInterruptedError(
+            f"interrupted; the finished iterations (and the checkpoint of a field under way) "
+            f"are kept in {out}. Continue it by running the same zoosim psro again with "
+            f"--out {out}"
+        ) from None
 
 
 def _stop_reason(request: PsroRequest, best, population: list[PlayerSpec]) -> str | None:
@@ -205,7 +224,7 @@ def _check_or_write_request(out: Path, request: PsroRequest) -> None:
 def _field(request: PsroRequest, population: list[PlayerSpec], path: Path, say):
     """The iteration's field: reused when finished, resumed when interrupted."""
     from zooanalysis.field import FieldRequest, FieldResult, run_field
-    from zooanalysis.storage import MANIFEST, partial_path
+    from zooanalysis.storage import MANIFEST, has_kept_work
 
     labels = [p.label for p in population]
     if (path / MANIFEST).is_file():
@@ -233,7 +252,7 @@ def _field(request: PsroRequest, population: list[PlayerSpec], path: Path, say):
         command=list(sys.argv),
         **limit,
     )
-    return run_field(field_request, resume=partial_path(path).is_dir())
+    return run_field(field_request, resume=has_kept_work(path))
 
 
 def _best_response(request: PsroRequest, field, path: Path, say):

@@ -260,6 +260,7 @@ def run_chunks(
             return_as="generator",
             pre_dispatch=f"{2 * workers}",
             batch_size=1,  # each chunk is sized to its work already: never group them
+            **({"initializer": exit_with_parent} if joblib_backend == "loky" else {}),
         )
         with warnings.catch_warnings():
             # a caller that stops early (--until-ci) leaves look-ahead chunks unused on purpose
@@ -267,6 +268,27 @@ def run_chunks(
             warnings.filterwarnings("ignore", message=".*successfully executed +but not used")
             for result in parallel(tasks()):
                 yield dispatched.popleft(), result
+
+
+PARENT_WATCH_SECONDS = 1.0
+"""How often a worker process checks that the process that started it is still there."""
+
+
+def exit_with_parent() -> None:
+    """Worker initializer of the processes backend: end this worker once the process that
+    started it is gone (killed with SIGKILL, crashed), instead of idling on as an orphan
+    holding its memory (two per killed run, seen alive ten minutes later). A daemon
+    thread notices the parent change (the worker is handed to init) between chunks."""
+    import threading
+
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_WATCH_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="zoosim-parent-watch", daemon=True).start()
 
 
 def _in_threads(
@@ -440,8 +462,8 @@ def play(
     ``games_done`` games). It is updated in place after every chunk; ``on_chunk`` is then
     called (progress bars, checkpoints). ``on_halt`` is called when the chunks stop
     coming because of an error or an interrupt (Ctrl-C, SIGTERM, a lost cluster) while
-    waiting for the next one, where ``position`` holds exactly the chunks played: the
-    moment to save a checkpoint.
+    waiting for the next one, or when ``on_batch`` or ``on_chunk`` fails (a full disk),
+    where ``position`` holds exactly the chunks counted: the moment to save a checkpoint.
     """
     start = time.perf_counter()
     if position is None:
@@ -449,6 +471,12 @@ def play(
     sizer = sizer or ChunkSizer()
     chunks = chunks_of(batches, sizer, (position.batch, position.batch_games), max(jobs, 1))
     results = run_chunks(TimedJob(job), chunks, jobs, backend, scheduler)
+
+    def halt() -> None:
+        if on_halt is not None:
+            with suppress(Exception):  # the first failure is the one to report
+                on_halt()
+
     try:
         while True:
             try:
@@ -456,20 +484,22 @@ def play(
             except StopIteration:
                 break
             except BaseException:
-                if on_halt is not None:
-                    with suppress(Exception):  # the first failure is the one to report
-                        on_halt()
+                halt()
                 raise
             sizer.measured(chunk.games, seconds)
-            if position.batch_games == 0:
-                position.batch = chunk.batch.index
-            whole = position.add_chunk(chunk, result)
-            if whole is not None and on_batch is not None:
-                on_batch(chunk.batch, whole)  # before the position moves: a failure here
-            if whole is not None:  # leaves it at the batch's last chunk but one
-                position.finish_batch(chunk.batch, whole)
-            if on_chunk is not None:
-                on_chunk(chunk)
+            try:  # a failure (a full disk) or Ctrl-C in on_batch or on_chunk halts too
+                if position.batch_games == 0:
+                    position.batch = chunk.batch.index
+                whole = position.add_chunk(chunk, result)
+                if whole is not None and on_batch is not None:
+                    on_batch(chunk.batch, whole)  # before the position moves: a failure here
+                if whole is not None:  # leaves it at the batch's last chunk but one
+                    position.finish_batch(chunk.batch, whole)
+                if on_chunk is not None:
+                    on_chunk(chunk)
+            except BaseException:
+                halt()
+                raise
             if whole is not None and stop is not None and stop(position.totals):
                 break
     finally:

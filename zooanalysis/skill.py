@@ -113,12 +113,18 @@ def play_skill_run(
     deals: int,
     jobs: int = 1,
     on_progress: Callable[[int], None] | None = None,
+    continue_with: str | None = None,
 ) -> bool:
     """Play the skill run of ``strategy`` (lineup ``labels``) for ``run`` into
     ``RUN_DIR/skill/<strategy>``; False if one with the same deals, settings and lineup is
-    already there (kept), ``UserError`` if one with others is (remove it to measure again)."""
+    already there (kept), ``UserError`` if one with others is (remove it to measure again).
+
+    An interrupted skill run (Ctrl-C, SIGTERM, a killed process) keeps its checkpoint and is
+    resumed by the next call for it; the interruption says to continue with
+    ``continue_with`` (default ``zoosim skill RUN_DIR``), the command that does so."""
     from zooanalysis.games import get_game
     from zooanalysis.simulation import RunRequest, run_simulation
+    from zooanalysis.storage import RunInterruptedError, has_kept_work
     from zooanalysis.strategy_spec import parse_lineup
 
     out = skill_folder(run.path) / strategy
@@ -138,7 +144,14 @@ def play_skill_run(
         out=out,
         command=["zoosim", "skill", str(run.path)],
     )
-    run_simulation(request, on_progress=on_progress)
+    try:
+        run_simulation(request, on_progress=on_progress, resume=has_kept_work(out))
+    except RunInterruptedError:
+        raise RunInterruptedError(
+            out,
+            continue_with=continue_with or f"zoosim skill {run.path}",
+            written="the finished skill runs are kept, and this one's games so far",
+        ) from None
     return True
 
 

@@ -92,15 +92,34 @@ def discard_hint(path: Path, command: str = "zoosim run") -> str:
     )
 
 
-class RunInterruptedError(Exception):
+class CommandInterruptedError(Exception):
+    """A command stopped by Ctrl-C or SIGTERM that keeps the work it finished; its message
+    says what is kept and how to continue (``zoosim`` prints it and exits 130)."""
+
+
+class RunInterruptedError(CommandInterruptedError):
     """A run stopped by Ctrl-C or SIGTERM whose checkpoint was kept, so it can be resumed."""
 
-    def __init__(self, path: Path, command: str = "zoosim run") -> None:
+    def __init__(
+        self,
+        path: Path,
+        command: str = "zoosim run",
+        continue_with: str | None = None,
+        written: str = "no results were written",
+    ) -> None:
+        how = continue_with or f"{command} --resume {path}"
         super().__init__(
-            f"interrupted; no results were written. Continue it with: {command} "
-            f"--resume {path} (or delete the kept work with rm -r {partial_path(path)})"
+            f"interrupted; {written}. Continue it with: {how} (or delete the kept work "
+            f"with rm -r {partial_path(path)})"
         )
         self.path = path
+
+
+def has_kept_work(path: Path) -> bool:
+    """Whether an interrupted run to ``path`` left work to resume: a working folder that
+    holds something (an empty one is reclaimed by :func:`reserve_output`)."""
+    working = partial_path(path)
+    return working.is_dir() and not _is_empty(working)
 
 
 # --- checking that an output can be written ------------------------------------------------
@@ -117,12 +136,16 @@ def check_new_run_path(path: Path, option: str = "--out") -> None:
     check_can_create(path, option)
 
 
-def check_run_can_start(path: Path) -> None:
+def check_run_can_start(path: Path, command: str = "zoosim run") -> None:
     """Refuse a new run to ``path`` if it exists, cannot be created, or an interrupted run
-    of it is waiting (a quick check without reserving; see :func:`reserve_output`)."""
+    of it is waiting (a quick check without reserving; see :func:`reserve_output`, which
+    reclaims an empty working folder); ``command`` is what the message says to resume with."""
     check_new_run_path(path)
-    if partial_path(path).exists():
-        raise OutputTakenError(f"--out: an interrupted run of {path} exists; {discard_hint(path)}")
+    working = partial_path(path)
+    if working.exists() and not (working.is_dir() and _is_empty(working)):
+        raise OutputTakenError(
+            f"--out: an interrupted run of {path} exists; {discard_hint(path, command)}"
+        )
 
 
 def check_can_create(path: Path, option: str) -> None:
@@ -197,10 +220,11 @@ def output_lock(path: Path, option: str = "--out") -> Iterator[None]:
         os.write(descriptor, f"{os.getpid()}\n".encode())
         yield
     finally:
-        try:
+        # a lock file that cannot be removed (its folder made read-only meanwhile) is left:
+        # closing releases the lock, and an error here would hide the block's own one
+        with suppress(OSError):
             lock.unlink(missing_ok=True)
-        finally:
-            os.close(descriptor)
+        os.close(descriptor)
 
 
 def _read_holder(descriptor: int) -> str:
@@ -307,6 +331,22 @@ def reserve_output(
             raise
 
 
+def _reclaim_if_empty(working: Path) -> bool:
+    """Remove an empty working folder found under the output's lock; whether one was.
+
+    Its writer is gone (the lock is ours) and was killed (SIGKILL, power loss) before it
+    saved anything: between creating the folder and writing its request, while compiling.
+    An empty folder holds nothing to resume, so it must not block the output's name; a
+    folder holding anything is left to the user."""
+    if not working.is_dir() or working.is_symlink():
+        return False
+    try:
+        working.rmdir()  # only ever removes an empty folder
+    except OSError:
+        return False
+    return True
+
+
 def _is_empty(folder: Path) -> bool:
     try:
         return not any(folder.iterdir())
@@ -322,6 +362,11 @@ def _claim(
     if path.exists() or path.is_symlink():
         raise OutputTakenError(
             f"{option}: {path} already exists; give a new name or remove it first"
+        )
+    if _reclaim_if_empty(working) and resume:
+        raise UserError(
+            f"--resume: the run to {path} was stopped before it saved anything (its "
+            f"{working.name} folder was empty and is removed); start it again as it was started"
         )
     if resume:
         if not working.is_dir():
@@ -496,9 +541,28 @@ def _default_index(index: pd.Index) -> bool:
     )
 
 
-def write_manifest(folder: Path, manifest: Mapping[str, Any]) -> None:
-    """Write ``manifest.json`` durably (indented, UTF-8)."""
-    write_json_atomically(Path(folder) / MANIFEST, manifest)
+MANIFEST_SHA256 = "manifest_sha256"
+"""A versioned manifest's seal: the sha256 of the rest of it (:func:`manifest_seal`), so a
+manifest edited by hand (a seed, a lineup, a setting, a checksum) is refused as tables
+changed since they were written are."""
+
+
+def manifest_seal(manifest: Mapping[str, Any]) -> str:
+    """The sha256 of a manifest as read back from JSON (keys sorted, compact), its seal
+    left out."""
+    content = json.loads(json.dumps(dict(manifest), default=str))
+    content.pop(MANIFEST_SHA256, None)
+    text = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return sha256(text.encode("utf-8"))
+
+
+def write_manifest(folder: Path, manifest: dict[str, Any], name: str = MANIFEST) -> None:
+    """Write ``manifest.json`` (or a sweep's ``name``) durably (indented, UTF-8); a
+    versioned manifest (see :func:`stamped`) gets its seal (:data:`MANIFEST_SHA256`), added
+    to ``manifest`` too so the caller holds what was written."""
+    if "format_version" in manifest:
+        manifest[MANIFEST_SHA256] = manifest_seal(manifest)
+    write_json_atomically(Path(folder) / name, manifest)
 
 
 def stamped(manifest: Mapping[str, Any], checksums: Mapping[str, str]) -> dict[str, Any]:
@@ -607,6 +671,12 @@ def check_format_version(manifest: Mapping[str, Any], where: Path) -> bool:
             f"{where}: format version {version!r} is not one this zoosim reads "
             f"({', '.join(map(str, KNOWN_FORMAT_VERSIONS))}); was it written by a newer "
             "zoosim? Read it with that version"
+        )
+    sealed = manifest.get(MANIFEST_SHA256)
+    if sealed is not None and sealed != manifest_seal(manifest):
+        raise UserError(
+            f"{where}: edited or damaged since it was written (its contents do not match "
+            f"the {MANIFEST_SHA256} it records); use the folder as zoosim wrote it"
         )
     return True
 

@@ -198,19 +198,17 @@ def run_sweep(
     ``sweep.json`` records the format version and the sha256 of ``cells.parquet``.
     ``on_cell(done, total, cell, reused)`` is called after each cell.
     """
-    from zooanalysis.simulation import RunRequest, run_simulation
     from zooanalysis.storage import (
         FORMAT_VERSION,
+        CommandInterruptedError,
         StorageError,
         output_lock,
-        read_table_file,
-        write_json_atomically,
+        write_manifest,
         write_table,
     )
 
     out = Path(out)
     cells_folder = out / "cells"
-    spec_path = out / SPEC_FILE
     with output_lock(out, "--out"):
         _check_sweep_folder(sweep, out)
         try:
@@ -223,44 +221,68 @@ def run_sweep(
             "title": sweep.title,
             "description": sweep.description,
         }
-        write_json_atomically(spec_path, spec)
-        rows = []
+        write_manifest(out, spec, SPEC_FILE)
+        rows: list[pd.DataFrame] = []
         all_cells = sweep.cells()
-        for done, cell in enumerate(all_cells, start=1):
-            target = cells_folder / f"{cell_id(cell)}.parquet"
-            reused = target.is_file()
-            if not reused:
-                settings, lineup = cell_setup(sweep, cell)
-                request = RunRequest(
-                    game=sweep.game,
-                    settings=settings,
-                    lineup=lineup,
-                    games=sweep.games,
-                    seed=sweep.seed,
-                    jobs=jobs,
-                    backend=backend,
-                )
-                run = run_simulation(request)
-                metrics = run.metrics()
-                row = pd.DataFrame(
-                    [
-                        {
-                            "cell": cell_id(cell),
-                            **cell,
-                            "lineup": ",".join(p.label for p in lineup),
-                            TEAMS_COLUMN: teams_text(run.teams),
-                            **metrics,
-                        }
-                    ]
-                )
-                write_table(target, row)
-            rows.append(read_table_file(target))
-            if on_cell is not None:
-                on_cell(done, len(all_cells), cell, reused)
+        try:
+            _run_cells(sweep, all_cells, cells_folder, rows, jobs, backend, on_cell)
+        except KeyboardInterrupt:
+            raise CommandInterruptedError(
+                f"interrupted; {len(rows)} of {len(all_cells)} cells are finished and kept in "
+                f"{cells_folder}. Continue it by running the same zoosim sweep again with "
+                f"--out {out} (finished cells are not played again)"
+            ) from None
         table = pd.concat(rows, ignore_index=True)
         spec["cells_sha256"] = write_table(out / CELLS_FILE, table)
-        write_json_atomically(spec_path, spec)
+        write_manifest(out, spec, SPEC_FILE)  # sealed: edited by hand, it is refused
     return table
+
+
+def _run_cells(
+    sweep: Sweep,
+    all_cells: list[dict[str, Any]],
+    cells_folder: Path,
+    rows: list[pd.DataFrame],
+    jobs: int,
+    backend: str,
+    on_cell: Callable[[int, int, dict[str, Any], bool], None] | None,
+) -> None:
+    """Play (or read back) every cell in turn, writing each as it finishes and appending
+    its row to ``rows`` (so an interruption knows how many are kept)."""
+    from zooanalysis.simulation import RunRequest, run_simulation
+    from zooanalysis.storage import read_table_file, write_table
+
+    for done, cell in enumerate(all_cells, start=1):
+        target = cells_folder / f"{cell_id(cell)}.parquet"
+        reused = target.is_file()
+        if not reused:
+            settings, lineup = cell_setup(sweep, cell)
+            request = RunRequest(
+                game=sweep.game,
+                settings=settings,
+                lineup=lineup,
+                games=sweep.games,
+                seed=sweep.seed,
+                jobs=jobs,
+                backend=backend,
+            )
+            run = run_simulation(request)
+            metrics = run.metrics()
+            row = pd.DataFrame(
+                [
+                    {
+                        "cell": cell_id(cell),
+                        **cell,
+                        "lineup": ",".join(p.label for p in lineup),
+                        TEAMS_COLUMN: teams_text(run.teams),
+                        **metrics,
+                    }
+                ]
+            )
+            write_table(target, row)
+        rows.append(read_table_file(target))
+        if on_cell is not None:
+            on_cell(done, len(all_cells), cell, reused)
 
 
 def _plain(data: dict[str, Any]) -> dict[str, Any]:
@@ -271,7 +293,7 @@ def _plain(data: dict[str, Any]) -> dict[str, Any]:
 def _check_sweep_folder(sweep: Sweep, out: Path) -> None:
     """Refuse an ``--out`` that is a file, holds something other than a sweep, or holds
     another sweep; a new, empty or this sweep's own folder is fine."""
-    from zooanalysis.storage import check_can_create
+    from zooanalysis.storage import MANIFEST_SHA256, check_can_create
 
     if out.exists() and not out.is_dir():
         raise UserError(f"--out: {out} is a file; give a folder for the sweep")
@@ -292,7 +314,7 @@ def _check_sweep_folder(sweep: Sweep, out: Path) -> None:
         raise UserError(f"{spec_path}: unreadable ({' '.join(str(error).split())})") from None
     if not isinstance(stored, dict):
         raise UserError(f"{spec_path}: unreadable (not a JSON object)")
-    ignored = ("format_version", "cells_sha256", *DESCRIPTIVE_KEYS)
+    ignored = ("format_version", "cells_sha256", MANIFEST_SHA256, *DESCRIPTIVE_KEYS)
     recorded = {k: v for k, v in stored.items() if k not in ignored}
     if recorded != _plain(sweep.fingerprint()):
         raise UserError(f"--out: {out} holds a different sweep; give another --out or remove it")
