@@ -397,3 +397,40 @@ def test_simulate_refuses_a_players_setting_that_differs_from_the_lineup() -> No
 
     with pytest.raises(UserError, match="players = 3 but the lineup has 4 players"):
         simulate(players="random*4", games=10, settings={"players": 3})
+
+
+@pytest.mark.parametrize(
+    ("game", "lineup", "allowed"),
+    [
+        ("bluff", "random*7", "is for 2 to 6 players"),
+        ("big-two", "random*5", "is for 2 to 4 players"),
+        ("bug-house", "random*3", "is for 4 players"),
+        ("chai-tea-jazz", "random*5", "is for 2, 3, 4 or 6 players"),
+        ("chai-tea-jazz", "random*7", "is for 2, 3, 4 or 6 players"),
+        ("dodgeball", "random*3", "is for 2 or 4 players"),
+        ("dodgeball", "random*5", "is for 2 or 4 players"),
+        ("hearts", "random*3", "is for 4 players"),
+        ("lucky-lions", "random*6", "is for 2 to 5 players"),
+        ("short-zoot-suit", "random*5", "is for 2 to 4 players"),
+        ("through-the-zoo", "random", "is for 2 to 4 players"),
+        ("zoology", "bayes*7", "is for 2 to 6 players"),
+    ],
+)
+def test_a_lineup_of_a_player_count_the_game_does_not_allow_names_the_allowed_counts(
+    game: str,
+    lineup: str,
+    allowed: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Exactly the counts the rulebook allows (Chai Tea Jazz has no 5-player game, Hodge
+    Podge Dodgeball no 3-player one; Hearts and Bug House are for 4 only), not the span from
+    the fewest to the most."""
+    monkeypatch.chdir(tmp_path)
+    code = cli.main(["run", "--game", game, "--players", lineup, "--games", "100"])
+    captured = capsys.readouterr()
+    assert code == 2, captured
+    seats = len(lineup.split(",")) if "*" not in lineup else int(lineup.split("*")[1])
+    assert_one_clear_line(captured.err, ["--players", f"{seats} players", allowed])
+    assert list(tmp_path.iterdir()) == []

@@ -110,7 +110,7 @@ def test_bad_players_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     code = cli.main(["run", "--game", "bug-house", "--players", "climber,random,fast",
                      "--games", "10", "--out", str(out), "--no-progress"])
     err = capsys.readouterr().err
-    assert code == 2 and "4 to 4 players" in err and err.count("\n") == 1
+    assert code == 2 and "is for 4 players" in err and err.count("\n") == 1
     assert not out.exists()
     code = cli.main(["run", "--game", "bug-house", "--players", "climber:keep_high=20,fast*3",
                      "--games", "10", "--out", str(out), "--no-progress"])
