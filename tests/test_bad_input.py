@@ -153,6 +153,36 @@ CASES = [
         id="seats",
     ),
     pytest.param(
+        ["tournament", "--strategies", "bayes,random", "--seats", "-1"],
+        {},
+        ["--seats", "-1 players", "2 to 6"],
+        id="tournament-seats-negative",
+    ),
+    pytest.param(
+        ["tournament", "--strategies", "bayes,random", "--seats", "99999999999999999999999"],
+        {},
+        ["--seats", "99999999999999999999999 players", "2 to 6"],
+        id="tournament-seats-huge",
+    ),
+    pytest.param(
+        ["field", "--population", "bayes,random", "--seats", "-1"],
+        {},
+        ["--seats", "-1 players", "2 to 6"],
+        id="field-seats-negative",
+    ),
+    pytest.param(
+        ["field", "--population", "bayes,random", "--seats", "99999999999999999999999"],
+        {},
+        ["--seats", "99999999999999999999999 players", "2 to 6"],
+        id="field-seats-huge",
+    ),
+    pytest.param(
+        ["psro", "--population", "bayes,random", "--seats", "99999999999999999999999"],
+        {},
+        ["--seats", "99999999999999999999999 players", "2 to 6"],
+        id="psro-seats-huge",
+    ),
+    pytest.param(
         ["run", "--scenario", "hand.toml"],
         {"hand.toml": "[settings]\nhand_size = 30\n"},
         ["hand.toml", "'hand_size'", "107"],

@@ -542,6 +542,7 @@ def tournament(
     base = _scenario_settings(game, None)
     chosen_seats = seats if seats is not None else len(field)
     try:
+        game.check_player_count(chosen_seats)  # before a list of that many seats (-1, 10**23)
         settings = game.settings_for_lineup(base, field[:1] * chosen_seats)
     except SettingsError as error:
         if seats is None:

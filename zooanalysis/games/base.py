@@ -85,10 +85,7 @@ class Game(ABC):
         ``min_players``/``max_players`` and :meth:`validate_settings` (settings are a frozen
         dataclass with a ``players`` field; a game with other needs overrides this)."""
         count = len(lineup)
-        if count not in self.allowed_player_counts():
-            raise SettingsError(
-                "players", f"{count} players: {self.title} is for {self.players_allowed()} players"
-            )
+        self.check_player_count(count)
         adjusted = replace(settings, players=count)
         self.validate_settings(adjusted)
         return adjusted
@@ -105,6 +102,14 @@ class Game(ABC):
         if counts == tuple(range(counts[0], counts[-1] + 1)):
             return f"{counts[0]} to {counts[-1]}"
         return ", ".join(str(count) for count in counts[:-1]) + f" or {counts[-1]}"
+
+    def check_player_count(self, count: int) -> None:
+        """Raise ``SettingsError`` naming ``players`` unless the game allows ``count`` players
+        (check a --seats number with it before building a table of that many seats)."""
+        if count not in self.allowed_player_counts():
+            raise SettingsError(
+                "players", f"{count} players: {self.title} is for {self.players_allowed()} players"
+            )
 
     def validate_settings(self, settings: Any) -> None:
         """Reject settings no game can be played with, once the player count is set (raise
