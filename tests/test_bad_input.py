@@ -339,6 +339,18 @@ CASES = [
     ),
     pytest.param(["compare", "a", "b"], {}, ["a", "not a folder"], id="compare-missing"),
     pytest.param(
+        ["run", "--games", "100", "--report-dir", "notes.txt"],
+        {"notes.txt": "not a report"},
+        ["--report-dir", "notes.txt", "not a report folder"],
+        id="run-report-dir-a-file",
+    ),
+    pytest.param(
+        ["run", "--games", "100", "--backend", "dask", "--scheduler", "nohost"],
+        {},
+        ["--scheduler", "'nohost'", "tcp://HOST:8786"],
+        id="run-scheduler-malformed",
+    ),
+    pytest.param(
         ["run", "--resume", "nothere"],
         {},
         ["--resume", "nothere"],

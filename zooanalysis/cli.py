@@ -340,7 +340,7 @@ def run(
         if make_report or report_dir is not None:  # refuse a bad report folder before playing
             from zooanalysis.report.build import check_report_target, default_report_folder
 
-            check_report_target(report_dir or default_report_folder(resume))
+            check_report_target(report_dir or default_report_folder(resume), "--report-dir")
         from zooanalysis.storage import reserve_output
 
         with reserve_output(resume, option="--resume", resume=True) as folder:
@@ -407,6 +407,10 @@ def run(
             "--scheduler: give it with --backend dask, and only then "
             "(e.g. --backend dask --scheduler tcp://HOST:8786)"
         )
+    if chosen_scheduler is not None:  # a malformed address: one line before the progress bar
+        from zooanalysis.distributed import check_address
+
+        check_address(chosen_scheduler)
     size = _whole(
         _choose(batch_size, scenario, "batch_size", DEFAULT_BATCH_SIZE), "--batch-size", 1
     )
@@ -437,7 +441,7 @@ def run(
     if make_report or report_dir is not None:  # refuse a bad report folder before playing
         from zooanalysis.report.build import check_report_target, default_report_folder
 
-        check_report_target(report_dir or default_report_folder(target))
+        check_report_target(report_dir or default_report_folder(target), "--report-dir")
     from zooanalysis.storage import reserve_output
 
     # the folder is reserved (locked, created) before any work; a default name that is
