@@ -136,6 +136,24 @@ CASES = [
     pytest.param(["odds", "--game", "zoology"], {}, ["zoology has no odds table"], id="odds"),
     pytest.param(["deck", "--game", "bluff"], {}, ["bluff has no deck"], id="deck"),
     pytest.param(
+        ["odds", "--scenario", "hearts.toml"],
+        {"hearts.toml": 'game = "hearts"\n'},
+        ["hearts has no odds table"],
+        id="odds-scenario-of-another-game",
+    ),
+    pytest.param(
+        ["deck", "--scenario", "bluff.toml"],
+        {"bluff.toml": 'game = "bluff"\n[settings]\nhand_size = 4\n'},
+        ["bluff has no deck"],
+        id="deck-scenario-of-another-game",
+    ),
+    pytest.param(
+        ["odds", "--game", "hearts", "--scenario", "bluff.toml"],
+        {"bluff.toml": 'game = "bluff"\n'},
+        ["--game", "'hearts' differs from the scenario's game 'bluff'"],
+        id="odds-game-differs-from-scenario",
+    ),
+    pytest.param(
         ["tournament", "--strategies", "bayz,random"],
         {},
         ["--strategies", "'bayz'"],

@@ -121,11 +121,11 @@ def _scenario_settings(game, scenario: Scenario | None):
         raise UserError(f"{where}{error}") from None
 
 
-def _game_and_settings(game_name: str | None, scenario_file: Path | None):
-    """The game (``--game``, else the scenario's, else bluff) and its rule settings (the
+def _game_and_settings(game_name: str | None, scenario_file: Path | None, default: str = "bluff"):
+    """The game (``--game``, else the scenario's, else ``default``) and its rule settings (the
     scenario's ``[settings]``, else the published rules)."""
     scenario = load_scenario(scenario_file) if scenario_file is not None else None
-    name = game_name or (scenario.game if scenario and scenario.game else "bluff")
+    name = game_name or (scenario.game if scenario and scenario.game else default)
     game = get_game(name)
     if scenario and scenario.game and game_name and scenario.game != game.name:
         raise UserError(f"--game: {game_name!r} differs from the scenario's game {scenario.game!r}")
@@ -1206,7 +1206,9 @@ def strategies(
     )
 )
 def odds(
-    game_name: Annotated[str, typer.Option("--game", help="Game.")] = "bluff",
+    game_name: Annotated[
+        str | None, typer.Option("--game", help=with_default("Game.", "bluff, or the scenario's"))
+    ] = None,
     pile: Annotated[
         str, typer.Option("--pile", help="Pile sizes: a range 1..12, a list 3,5,8 or one size.")
     ] = "1..12",
@@ -1219,9 +1221,7 @@ def odds(
     ] = None,
 ) -> None:
     """Exact chance that a random pile holds at least N animals of the claimed kind."""
-    game = get_game(game_name)
-    scenario = load_scenario(scenario_file) if scenario_file is not None else None
-    settings = _scenario_settings(game, scenario)
+    game, settings = _game_and_settings(game_name, scenario_file)
     table = game.odds_table(settings, _parse_sizes(pile, "--pile"))
     typer.echo(format_odds(table))
 
@@ -1233,7 +1233,10 @@ def odds(
     )
 )
 def deck(
-    game_name: Annotated[str, typer.Option("--game", help="Game.")] = "lucky-lions",
+    game_name: Annotated[
+        str | None,
+        typer.Option("--game", help=with_default("Game.", "lucky-lions, or the scenario's")),
+    ] = None,
     seed: Annotated[
         int | None,
         typer.Option(
@@ -1258,9 +1261,7 @@ def deck(
     ] = False,
 ) -> None:
     """Print a generated deck (or the scenario's deck file) with its exact animal strengths."""
-    game = get_game(game_name)
-    scenario = load_scenario(scenario_file) if scenario_file is not None else None
-    settings = _scenario_settings(game, scenario)
+    game, settings = _game_and_settings(game_name, scenario_file, "lucky-lions")
     typer.echo(game.deck_text(settings, seed, as_toml))
 
 
