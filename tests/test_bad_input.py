@@ -494,3 +494,49 @@ def test_a_lineup_of_a_player_count_the_game_does_not_allow_names_the_allowed_co
     seats = len(lineup.split(",")) if "*" not in lineup else int(lineup.split("*")[1])
     assert_one_clear_line(captured.err, ["--players", f"{seats} players", allowed])
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.fixture(scope="module")
+def bluff_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small finished Bluff run that the cases below copy and damage."""
+    folder = tmp_path_factory.mktemp("bluff") / "run"
+    assert cli.main(["run", "--games", "200", "--out", str(folder), "--no-progress"]) == 0
+    return folder
+
+
+OTHER_GAMES = [
+    "big-two", "bug-house", "chai-tea-jazz", "dodgeball", "hearts", "lucky-lions",
+    "short-zoot-suit", "through-the-zoo", "zoology",
+]
+
+
+@pytest.mark.parametrize("command", ["show", "report"])
+@pytest.mark.parametrize("other", OTHER_GAMES)
+def test_a_manifest_edited_to_name_another_game_is_one_line(
+    other: str,
+    command: str,
+    bluff_run: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A Bluff run whose manifest says it is another game's: refused by name (its settings
+    are not that game's), not a KeyError traceback from that game's analysis."""
+    import json
+    import shutil
+
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(bluff_run, "run")
+    manifest = json.loads(Path("run/manifest.json").read_text())
+    manifest["game"] = other
+    Path("run/manifest.json").write_text(json.dumps(manifest))
+    before = snapshot(tmp_path)
+    capsys.readouterr()
+    code = cli.main([command, "run"] + (["-o", "out"] if command == "report" else []))
+    captured = capsys.readouterr()
+    assert code == 2, captured
+    assert captured.out == ""
+    assert_one_clear_line(
+        captured.err, ["run/manifest.json", "points_to_end", f"not settings of {other}"]
+    )
+    assert snapshot(tmp_path) == before
