@@ -369,6 +369,18 @@ CASES = [
         id="run-scheduler-malformed",
     ),
     pytest.param(
+        ["psro", "--population", "bayes,random", "--seats", "2", "--out", "notes.txt"],
+        {"notes.txt": "not a folder"},
+        ["--out", "notes.txt is a file", "folder for the PSRO loop"],
+        id="psro-out-a-file",
+    ),
+    pytest.param(
+        ["psro", "--population", "bayes,random", "--seats", "2", "--out", "mine"],
+        {"mine/keep.txt": "someone's notes"},
+        ["--out", "mine is not empty and holds no PSRO loop", "new or empty folder"],
+        id="psro-out-a-foreign-folder",
+    ),
+    pytest.param(
         ["run", "--resume", "nothere"],
         {},
         ["--resume", "nothere"],
