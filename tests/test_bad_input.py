@@ -274,6 +274,18 @@ CASES = [
         id="toml-deck-file-key",
     ),
     pytest.param(
+        ["run", "--scenario", "zoo.toml", "--games", "100"],
+        {"zoo.toml": 'game = "through-the-zoo"\n[settings]\nexhibits = ["chess"]\n'},
+        ["zoo.toml", "'exhibits'", "'chess'", "big-two, dodgeball, hearts"],
+        id="toml-setting-checked-with-the-lineup",
+    ),
+    pytest.param(
+        ["run", "--scenario", "zoo.toml", "--games", "100"],
+        {"zoo.toml": 'game = "through-the-zoo"\n[settings.play]\nhearts = "nosuch"\n'},
+        ["zoo.toml", "'play.hearts'", "'nosuch'", "bold, random, safe"],
+        id="toml-exhibit-lineup",
+    ),
+    pytest.param(
         ["run", "--scenario", "three.toml", "--games", "100"],
         {"three.toml": '[settings]\nplayers = 3\n[run]\nplayers = "random*4"\n'},
         ["three.toml", "players = 3", "lineup has 4 players", "players = 4"],

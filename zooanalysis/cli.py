@@ -372,6 +372,8 @@ def run(
     try:
         settings = game.settings_for_lineup(settings, lineup)
     except SettingsError as error:
+        if scenario is not None and error.key != "players":  # the file's setting, not the lineup
+            raise UserError(f"{scenario.path}: {error}") from None
         raise UserError(f"--players: {error}") from None
     ci_target = _choose(until_ci, scenario, "until_ci", None)
     if ci_target is not None:
