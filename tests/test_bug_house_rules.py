@@ -65,7 +65,7 @@ def test_seats_teams_and_duels() -> None:
     ("table", "key", "fragment"),
     [
         ({"player": 4}, "player", "allowed are"),
-        ({"players": 2}, "players", "from 4 to 4"),
+        ({"players": 2}, "players", "give the whole number 4"),
         ({"clock_seconds": 0}, "clock_seconds", "from 1 to 3600"),
         ({"clock_seconds": "1:55"}, "clock_seconds", "whole number"),
         ({"min_run": 1}, "min_run", "from 2 to 16"),
