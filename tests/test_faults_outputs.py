@@ -30,7 +30,7 @@ import zooanalysis.cli as cli_module
 import zooanalysis.tuning as tuning
 from zooanalysis.errors import UserError
 from zooanalysis.progress import GameProgress
-from zooanalysis.storage import output_lock, partial_path, reserve_output
+from zooanalysis.storage import output_lock, partial_path
 
 SWEEP = """
 game = "bluff"
@@ -297,23 +297,3 @@ def test_a_tampered_tournament_is_refused(
     (out / "manifest.json").write_text(json.dumps(manifest))
     with pytest.raises(UserError, match=r"win_rates\.parquet: counts"):
         zooanalysis.load_run(out)
-
-
-def test_a_command_that_fails_leaves_no_folder_it_created(tmp_path: Path) -> None:
-    """A failure inside the reserved output removes the folders made for it (``runs/`` of a
-    default name, nested parents of --out), but only those, and only while empty."""
-    target = tmp_path / "runs" / "deep" / "run"
-    with pytest.raises(UserError, match="refused mid-way"), reserve_output(target):
-        raise UserError("refused mid-way")
-    assert list(tmp_path.iterdir()) == []
-
-    (tmp_path / "runs").mkdir()
-    (tmp_path / "runs" / "older").mkdir()
-    with pytest.raises(UserError), reserve_output(target):
-        raise UserError("refused mid-way")
-    assert sorted(path.name for path in (tmp_path / "runs").iterdir()) == ["older"]
-
-    with reserve_output(target) as folder:
-        (folder.working / "table.parquet").write_bytes(b"rows")
-        folder.finish()
-    assert (target / "table.parquet").is_file()
