@@ -136,6 +136,24 @@ CASES = [
     pytest.param(["odds", "--game", "zoology"], {}, ["zoology has no odds table"], id="odds"),
     pytest.param(["deck", "--game", "bluff"], {}, ["bluff has no deck"], id="deck"),
     pytest.param(
+        ["odds", "--scenario", "hearts.toml"],
+        {"hearts.toml": 'game = "hearts"\n'},
+        ["hearts has no odds table"],
+        id="odds-scenario-of-another-game",
+    ),
+    pytest.param(
+        ["deck", "--scenario", "bluff.toml"],
+        {"bluff.toml": 'game = "bluff"\n[settings]\nhand_size = 4\n'},
+        ["bluff has no deck"],
+        id="deck-scenario-of-another-game",
+    ),
+    pytest.param(
+        ["odds", "--game", "hearts", "--scenario", "bluff.toml"],
+        {"bluff.toml": 'game = "bluff"\n'},
+        ["--game", "'hearts' differs from the scenario's game 'bluff'"],
+        id="odds-game-differs-from-scenario",
+    ),
+    pytest.param(
         ["tournament", "--strategies", "bayz,random"],
         {},
         ["--strategies", "'bayz'"],
@@ -151,6 +169,36 @@ CASES = [
         {},
         ["--seats", "9"],
         id="seats",
+    ),
+    pytest.param(
+        ["tournament", "--strategies", "bayes,random", "--seats", "-1"],
+        {},
+        ["--seats", "-1 players", "2 to 6"],
+        id="tournament-seats-negative",
+    ),
+    pytest.param(
+        ["tournament", "--strategies", "bayes,random", "--seats", "99999999999999999999999"],
+        {},
+        ["--seats", "99999999999999999999999 players", "2 to 6"],
+        id="tournament-seats-huge",
+    ),
+    pytest.param(
+        ["field", "--population", "bayes,random", "--seats", "-1"],
+        {},
+        ["--seats", "-1 players", "2 to 6"],
+        id="field-seats-negative",
+    ),
+    pytest.param(
+        ["field", "--population", "bayes,random", "--seats", "99999999999999999999999"],
+        {},
+        ["--seats", "99999999999999999999999 players", "2 to 6"],
+        id="field-seats-huge",
+    ),
+    pytest.param(
+        ["psro", "--population", "bayes,random", "--seats", "99999999999999999999999"],
+        {},
+        ["--seats", "99999999999999999999999 players", "2 to 6"],
+        id="psro-seats-huge",
     ),
     pytest.param(
         ["run", "--scenario", "hand.toml"],
@@ -224,6 +272,18 @@ CASES = [
         },
         ["deck.toml", "'cycle'", "allowed are"],
         id="toml-deck-file-key",
+    ),
+    pytest.param(
+        ["run", "--scenario", "zoo.toml", "--games", "100"],
+        {"zoo.toml": 'game = "through-the-zoo"\n[settings]\nexhibits = ["chess"]\n'},
+        ["zoo.toml", "'exhibits'", "'chess'", "big-two, dodgeball, hearts"],
+        id="toml-setting-checked-with-the-lineup",
+    ),
+    pytest.param(
+        ["run", "--scenario", "zoo.toml", "--games", "100"],
+        {"zoo.toml": 'game = "through-the-zoo"\n[settings.play]\nhearts = "nosuch"\n'},
+        ["zoo.toml", "'play.hearts'", "'nosuch'", "bold, random, safe"],
+        id="toml-exhibit-lineup",
     ),
     pytest.param(
         ["run", "--scenario", "three.toml", "--games", "100"],
@@ -308,6 +368,30 @@ CASES = [
         id="report-garbage-manifest",
     ),
     pytest.param(["compare", "a", "b"], {}, ["a", "not a folder"], id="compare-missing"),
+    pytest.param(
+        ["run", "--games", "100", "--report-dir", "notes.txt"],
+        {"notes.txt": "not a report"},
+        ["--report-dir", "notes.txt", "not a report folder"],
+        id="run-report-dir-a-file",
+    ),
+    pytest.param(
+        ["run", "--games", "100", "--backend", "dask", "--scheduler", "nohost"],
+        {},
+        ["--scheduler", "'nohost'", "tcp://HOST:8786"],
+        id="run-scheduler-malformed",
+    ),
+    pytest.param(
+        ["psro", "--population", "bayes,random", "--seats", "2", "--out", "notes.txt"],
+        {"notes.txt": "not a folder"},
+        ["--out", "notes.txt is a file", "folder for the PSRO loop"],
+        id="psro-out-a-file",
+    ),
+    pytest.param(
+        ["psro", "--population", "bayes,random", "--seats", "2", "--out", "mine"],
+        {"mine/keep.txt": "someone's notes"},
+        ["--out", "mine is not empty and holds no PSRO loop", "new or empty folder"],
+        id="psro-out-a-foreign-folder",
+    ),
     pytest.param(
         ["run", "--resume", "nothere"],
         {},
@@ -397,3 +481,91 @@ def test_simulate_refuses_a_players_setting_that_differs_from_the_lineup() -> No
 
     with pytest.raises(UserError, match="players = 3 but the lineup has 4 players"):
         simulate(players="random*4", games=10, settings={"players": 3})
+
+
+@pytest.mark.parametrize(
+    ("game", "lineup", "allowed"),
+    [
+        ("bluff", "random*7", "is for 2 to 6 players"),
+        ("big-two", "random*5", "is for 2 to 4 players"),
+        ("bug-house", "random*3", "is for 4 players"),
+        ("chai-tea-jazz", "random*5", "is for 2, 3, 4 or 6 players"),
+        ("chai-tea-jazz", "random*7", "is for 2, 3, 4 or 6 players"),
+        ("dodgeball", "random*3", "is for 2 or 4 players"),
+        ("dodgeball", "random*5", "is for 2 or 4 players"),
+        ("hearts", "random*3", "is for 4 players"),
+        ("lucky-lions", "random*6", "is for 2 to 5 players"),
+        ("short-zoot-suit", "random*5", "is for 2 to 4 players"),
+        ("through-the-zoo", "random", "is for 2 to 4 players"),
+        ("zoology", "bayes*7", "is for 2 to 6 players"),
+    ],
+)
+def test_a_lineup_of_a_player_count_the_game_does_not_allow_names_the_allowed_counts(
+    game: str,
+    lineup: str,
+    allowed: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Exactly the counts the rulebook allows (Chai Tea Jazz has no 5-player game, Hodge
+    Podge Dodgeball no 3-player one; Hearts and Bug House are for 4 only), not the span from
+    the fewest to the most."""
+    monkeypatch.chdir(tmp_path)
+    code = cli.main(["run", "--game", game, "--players", lineup, "--games", "100"])
+    captured = capsys.readouterr()
+    assert code == 2, captured
+    seats = len(lineup.split(",")) if "*" not in lineup else int(lineup.split("*")[1])
+    assert_one_clear_line(captured.err, ["--players", f"{seats} players", allowed])
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.fixture(scope="module")
+def bluff_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small finished Bluff run that the cases below copy and damage."""
+    folder = tmp_path_factory.mktemp("bluff") / "run"
+    assert cli.main(["run", "--games", "200", "--out", str(folder), "--no-progress"]) == 0
+    return folder
+
+
+OTHER_GAMES = [
+    "big-two", "bug-house", "chai-tea-jazz", "dodgeball", "hearts", "lucky-lions",
+    "short-zoot-suit", "through-the-zoo", "zoology",
+]
+
+
+@pytest.mark.parametrize("command", ["show", "report"])
+@pytest.mark.parametrize("other", OTHER_GAMES)
+def test_a_manifest_edited_to_name_another_game_is_one_line(
+    other: str,
+    command: str,
+    bluff_run: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A Bluff run whose manifest says it is another game's: refused by name (its settings
+    are not that game's), not a KeyError traceback from that game's analysis."""
+    import json
+    import shutil
+
+    from zooanalysis import storage
+
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(bluff_run, "run")
+    manifest = json.loads(Path("run/manifest.json").read_text())
+    manifest["game"] = other
+    seal = getattr(storage, "manifest_seal", None)  # folders sealed since 5af23cc: seal again,
+    if seal is not None and "manifest_sha256" in manifest:  # so the game check is what speaks
+        manifest["manifest_sha256"] = seal(manifest)
+    Path("run/manifest.json").write_text(json.dumps(manifest))
+    before = snapshot(tmp_path)
+    capsys.readouterr()
+    code = cli.main([command, "run"] + (["-o", "out"] if command == "report" else []))
+    captured = capsys.readouterr()
+    assert code == 2, captured
+    assert captured.out == ""
+    assert_one_clear_line(
+        captured.err, ["run/manifest.json", "points_to_end", f"not settings of {other}"]
+    )
+    assert snapshot(tmp_path) == before

@@ -65,7 +65,7 @@ def test_seats_teams_and_duels() -> None:
     ("table", "key", "fragment"),
     [
         ({"player": 4}, "player", "allowed are"),
-        ({"players": 2}, "players", "from 4 to 4"),
+        ({"players": 2}, "players", "give the whole number 4"),
         ({"clock_seconds": 0}, "clock_seconds", "from 1 to 3600"),
         ({"clock_seconds": "1:55"}, "clock_seconds", "whole number"),
         ({"min_run": 1}, "min_run", "from 2 to 16"),
@@ -110,7 +110,7 @@ def test_bad_players_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     code = cli.main(["run", "--game", "bug-house", "--players", "climber,random,fast",
                      "--games", "10", "--out", str(out), "--no-progress"])
     err = capsys.readouterr().err
-    assert code == 2 and "4 to 4 players" in err and err.count("\n") == 1
+    assert code == 2 and "is for 4 players" in err and err.count("\n") == 1
     assert not out.exists()
     code = cli.main(["run", "--game", "bug-house", "--players", "climber:keep_high=20,fast*3",
                      "--games", "10", "--out", str(out), "--no-progress"])

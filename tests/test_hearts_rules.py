@@ -73,7 +73,7 @@ def test_the_exhibit_card_makes_a_hold_hand() -> None:
     ("table", "key", "fragment"),
     [
         ({"pass": 3}, "pass", "allowed are"),
-        ({"players": 5}, "players", "from 4 to 4"),
+        ({"players": 5}, "players", "give the whole number 4"),
         ({"passing": "clockwise"}, "passing", "cycle, hold, left, right, across"),
         ({"moon": "yes"}, "moon", "others-take, shooter-subtracts, off"),
         ({"first_lead": "dealer"}, "first_lead", "two-of-clubs, start-seat"),

@@ -51,7 +51,27 @@ def test_a_failed_run_leaves_nothing(tmp_path: Path) -> None:
         (folder / "sub").mkdir()
         raise RuntimeError("stop")
     assert not target.exists()
-    assert list(target.parent.iterdir()) == []
+    assert list(tmp_path.iterdir()) == []  # nor the folder "nested" made for it
+
+
+def test_a_command_that_fails_leaves_no_folder_it_created(tmp_path: Path) -> None:
+    """A failure inside the reserved output removes the folders made for it (``runs/`` of a
+    default name, nested parents of --out), but only those, and only while empty."""
+    target = tmp_path / "runs" / "deep" / "run"
+    with pytest.raises(UserError, match="refused mid-way"), storage.reserve_output(target):
+        raise UserError("refused mid-way")
+    assert list(tmp_path.iterdir()) == []
+
+    (tmp_path / "runs").mkdir()
+    (tmp_path / "runs" / "older").mkdir()
+    with pytest.raises(UserError), storage.reserve_output(target):
+        raise UserError("refused mid-way")
+    assert sorted(path.name for path in (tmp_path / "runs").iterdir()) == ["older"]
+
+    with storage.reserve_output(target) as folder:
+        (folder.working / "table.parquet").write_bytes(b"rows")
+        folder.finish()
+    assert (target / "table.parquet").is_file()
 
 
 def test_an_interrupted_run_keeps_only_its_hidden_working_folder(tmp_path: Path) -> None:

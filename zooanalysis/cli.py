@@ -121,11 +121,11 @@ def _scenario_settings(game, scenario: Scenario | None):
         raise UserError(f"{where}{error}") from None
 
 
-def _game_and_settings(game_name: str | None, scenario_file: Path | None):
-    """The game (``--game``, else the scenario's, else bluff) and its rule settings (the
+def _game_and_settings(game_name: str | None, scenario_file: Path | None, default: str = "bluff"):
+    """The game (``--game``, else the scenario's, else ``default``) and its rule settings (the
     scenario's ``[settings]``, else the published rules)."""
     scenario = load_scenario(scenario_file) if scenario_file is not None else None
-    name = game_name or (scenario.game if scenario and scenario.game else "bluff")
+    name = game_name or (scenario.game if scenario and scenario.game else default)
     game = get_game(name)
     if scenario and scenario.game and game_name and scenario.game != game.name:
         raise UserError(f"--game: {game_name!r} differs from the scenario's game {scenario.game!r}")
@@ -340,7 +340,7 @@ def run(
         if make_report or report_dir is not None:  # refuse a bad report folder before playing
             from zooanalysis.report.build import check_report_target, default_report_folder
 
-            check_report_target(report_dir or default_report_folder(resume))
+            check_report_target(report_dir or default_report_folder(resume), "--report-dir")
         from zooanalysis.storage import reserve_output
 
         with reserve_output(resume, option="--resume", resume=True) as folder:
@@ -372,6 +372,8 @@ def run(
     try:
         settings = game.settings_for_lineup(settings, lineup)
     except SettingsError as error:
+        if scenario is not None and error.key != "players":  # the file's setting, not the lineup
+            raise UserError(f"{scenario.path}: {error}") from None
         raise UserError(f"--players: {error}") from None
     ci_target = _choose(until_ci, scenario, "until_ci", None)
     if ci_target is not None:
@@ -407,6 +409,10 @@ def run(
             "--scheduler: give it with --backend dask, and only then "
             "(e.g. --backend dask --scheduler tcp://HOST:8786)"
         )
+    if chosen_scheduler is not None:  # a malformed address: one line before the progress bar
+        from zooanalysis.distributed import check_address
+
+        check_address(chosen_scheduler)
     size = _whole(
         _choose(batch_size, scenario, "batch_size", DEFAULT_BATCH_SIZE), "--batch-size", 1
     )
@@ -437,7 +443,7 @@ def run(
     if make_report or report_dir is not None:  # refuse a bad report folder before playing
         from zooanalysis.report.build import check_report_target, default_report_folder
 
-        check_report_target(report_dir or default_report_folder(target))
+        check_report_target(report_dir or default_report_folder(target), "--report-dir")
     from zooanalysis.storage import reserve_output
 
     # the folder is reserved (locked, created) before any work; a default name that is
@@ -542,6 +548,7 @@ def tournament(
     base = _scenario_settings(game, None)
     chosen_seats = seats if seats is not None else len(field)
     try:
+        game.check_player_count(chosen_seats)  # before a list of that many seats (-1, 10**23)
         settings = game.settings_for_lineup(base, field[:1] * chosen_seats)
     except SettingsError as error:
         if seats is None:
@@ -1218,7 +1225,9 @@ def strategies(
     )
 )
 def odds(
-    game_name: Annotated[str, typer.Option("--game", help="Game.")] = "bluff",
+    game_name: Annotated[
+        str | None, typer.Option("--game", help=with_default("Game.", "bluff, or the scenario's"))
+    ] = None,
     pile: Annotated[
         str, typer.Option("--pile", help="Pile sizes: a range 1..12, a list 3,5,8 or one size.")
     ] = "1..12",
@@ -1231,9 +1240,7 @@ def odds(
     ] = None,
 ) -> None:
     """Exact chance that a random pile holds at least N animals of the claimed kind."""
-    game = get_game(game_name)
-    scenario = load_scenario(scenario_file) if scenario_file is not None else None
-    settings = _scenario_settings(game, scenario)
+    game, settings = _game_and_settings(game_name, scenario_file)
     table = game.odds_table(settings, _parse_sizes(pile, "--pile"))
     typer.echo(format_odds(table))
 
@@ -1245,7 +1252,10 @@ def odds(
     )
 )
 def deck(
-    game_name: Annotated[str, typer.Option("--game", help="Game.")] = "lucky-lions",
+    game_name: Annotated[
+        str | None,
+        typer.Option("--game", help=with_default("Game.", "lucky-lions, or the scenario's")),
+    ] = None,
     seed: Annotated[
         int | None,
         typer.Option(
@@ -1270,9 +1280,7 @@ def deck(
     ] = False,
 ) -> None:
     """Print a generated deck (or the scenario's deck file) with its exact animal strengths."""
-    game = get_game(game_name)
-    scenario = load_scenario(scenario_file) if scenario_file is not None else None
-    settings = _scenario_settings(game, scenario)
+    game, settings = _game_and_settings(game_name, scenario_file, "lucky-lions")
     typer.echo(game.deck_text(settings, seed, as_toml))
 
 

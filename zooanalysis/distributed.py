@@ -197,7 +197,7 @@ def dask_backend(scheduler: str | None) -> Iterator[int]:
 
 def _connect(client_class: type[Client], scheduler: str, timeout: float) -> Client:
     """A client of the scheduler at ``scheduler``, or one ``UserError`` line saying why not."""
-    _check_address(scheduler)
+    check_address(scheduler)
     try:
         # not the default client: a failed attempt must leave nothing behind
         return client_class(scheduler, timeout=timeout, set_as_default=False)
@@ -209,7 +209,7 @@ def _connect(client_class: type[Client], scheduler: str, timeout: float) -> Clie
         ) from None
 
 
-def _check_address(scheduler: str) -> None:
+def check_address(scheduler: str) -> None:
     """A ``UserError`` unless ``scheduler`` reads as ``[SCHEME://]HOST:PORT`` of a known scheme.
 
     Checked before connecting: a ``Client`` given a malformed address fails only after

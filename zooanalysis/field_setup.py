@@ -88,6 +88,7 @@ def _tuned_player(game: Game, folder: Path) -> PlayerSpec:
 def check_seats(game: Game, settings, population: list[PlayerSpec], seats: int):
     """The settings for a table of ``seats``; ``UserError`` naming ``--seats`` otherwise."""
     try:
+        game.check_player_count(seats)  # before a list of that many seats (-1, 10**23)
         return game.settings_for_lineup(settings, population[:1] * seats)
     except SettingsError as error:
         raise UserError(f"--seats: {error}") from None

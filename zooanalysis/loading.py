@@ -53,6 +53,24 @@ def load_run(path: str | Path) -> Run:
             game = get_game(manifest["game"])
         except KeyError:
             raise UserError(f"{path}: the manifest names no game") from None
+        except UserError as error:  # an unknown name: the manifest's, not a --game option
+            raise UserError(f"{path / MANIFEST}: {str(error).removeprefix('--game: ')}") from None
+        _check_settings(game, manifest, path)
         result = game.run_class()(manifest, path=path)
     result.verify()
     return result
+
+
+def _check_settings(game, manifest: dict, path: Path) -> None:
+    """A ``UserError`` unless every setting the manifest names is one of its game's (a
+    manifest edited to name another game is refused here in one line, before the game's
+    analysis reads tables that the run does not have). Only the names are checked: a value
+    may name a file relative to where the run was made."""
+    known = game.settings_dict(game.settings_from_table({}))
+    unknown = sorted(set(manifest.get("settings") or {}) - set(known))
+    if unknown:
+        raise UserError(
+            f"{path / MANIFEST}: settings {', '.join(unknown)} are not settings of "
+            f"{game.name} (allowed are {', '.join(sorted(known))}); was the manifest edited? "
+            "Write the run again with zoosim run"
+        )

@@ -87,6 +87,7 @@ def run_psro(request: PsroRequest, on_message: Callable[[str], None] | None = No
     out = Path(request.out)
     if (out / MANIFEST).is_file():
         raise UserError(f"--out: {out} holds a finished PSRO loop; give a new name")
+    _check_out(out)
     say = on_message or (lambda text: None)
     with output_lock(out), _kept_on_interrupt(out):
         _check_or_write_request(out, request)
@@ -198,6 +199,30 @@ def _checks_table(checks: list[pd.DataFrame]) -> pd.DataFrame:
     if not checks:
         return pd.DataFrame(columns=columns)
     return pd.concat(checks, ignore_index=True)[columns]
+
+
+def _check_out(out: Path) -> None:
+    """One ``UserError`` line unless ``out`` is a new folder, an empty one or an earlier
+    loop's (its ``request.json``), and writable: checked before any work."""
+    import os
+
+    from zooanalysis.storage import check_can_create
+
+    if out.exists() and not out.is_dir():
+        raise UserError(f"--out: {out} is a file; give a folder for the PSRO loop")
+    if not out.exists():
+        check_can_create(out, "--out")
+        return
+    if not (out / "request.json").is_file() and any(out.iterdir()):
+        raise UserError(
+            f"--out: {out} is not empty and holds no PSRO loop (request.json); give a new or "
+            "empty folder, or the folder of this same loop to continue it"
+        )
+    if not os.access(out, os.W_OK | os.X_OK):
+        raise UserError(
+            f"--out: cannot write in {out} (read-only, immutable or not yours); give another "
+            "folder"
+        )
 
 
 def _check_or_write_request(out: Path, request: PsroRequest) -> None:

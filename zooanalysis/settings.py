@@ -22,11 +22,12 @@ def reject_unknown_keys(table: Mapping[str, Any], allowed: Iterable[str], prefix
 
 def whole_number(value: Any, key: str, low: int, high: int | None = None) -> int:
     """``value`` as an int within ``[low, high]``; ``SettingsError`` naming ``key`` otherwise."""
-    allowed = (
-        f"a whole number from {low} to {high}"
-        if high is not None
-        else (f"a whole number of at least {low}")
-    )
+    if high == low:  # Hearts' and Bug House's players: not "from 4 to 4"
+        allowed = f"the whole number {low}"
+    elif high is not None:
+        allowed = f"a whole number from {low} to {high}"
+    else:
+        allowed = f"a whole number of at least {low}"
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise SettingsError(key, f"{value!r} is not {allowed}")
     if isinstance(value, float):

@@ -169,13 +169,30 @@ def check_can_create(path: Path, option: str) -> None:
         )
 
 
-def _make_parents(path: Path, option: str) -> None:
-    """Create the folders above ``path``, or one ``UserError`` line saying why not."""
+def _make_parents(path: Path, option: str) -> list[Path]:
+    """Create the folders above ``path``, or one ``UserError`` line saying why not; returns
+    the folders it created, deepest first (for :func:`_remove_if_empty`)."""
     check_can_create(path, option)
+    missing = []
+    ancestor = path.parent
+    while not ancestor.exists():
+        missing.append(ancestor)
+        ancestor = ancestor.parent
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise UserError(f"{option}: cannot create {path.parent} ({_cause(error)})") from None
+    return missing
+
+
+def _remove_if_empty(folders: list[Path]) -> None:
+    """Remove the folders (deepest first) that are still empty: a command that failed leaves
+    no folder of its own making behind (``runs/`` for a run refused before its first game)."""
+    for folder in folders:
+        try:
+            folder.rmdir()
+        except OSError:  # not empty (the output, or another process's) or already gone
+            return
 
 
 # --- one writer per folder ------------------------------------------------------------------
@@ -190,7 +207,17 @@ def output_lock(path: Path, option: str = "--out") -> Iterator[None]:
     on release; an acquirer checks that the file it locked is still the one at the path.
     """
     path = Path(path)
-    _make_parents(path, option)
+    created = _make_parents(path, option)
+    try:
+        with _locked(path, option):
+            yield
+    finally:
+        _remove_if_empty(created)
+
+
+@contextmanager
+def _locked(path: Path, option: str) -> Iterator[None]:
+    """Hold the lock file of ``path`` (its folder exists) for the block, then remove it."""
     lock = lock_path(path)
     while True:
         try:

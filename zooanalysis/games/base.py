@@ -59,6 +59,9 @@ class Game(ABC):
     min_players: int = 2
     max_players: int = 6
     """The player counts the game allows (checked by :meth:`settings_for_lineup`)."""
+    player_counts: tuple[int, ...] = ()
+    """The allowed player counts when not every count from ``min_players`` to
+    ``max_players`` is (e.g. ``(2, 3, 4, 6)``); empty: all of them."""
     histogram_tops: Mapping[str, int] = {}
     """Histogram tables whose last bin holds "that many or more": table name -> that value
     (e.g. ``{"moves": 1023}``). Reports mention a top bin only where the data reach it."""
@@ -82,15 +85,31 @@ class Game(ABC):
         ``min_players``/``max_players`` and :meth:`validate_settings` (settings are a frozen
         dataclass with a ``players`` field; a game with other needs overrides this)."""
         count = len(lineup)
-        if not self.min_players <= count <= self.max_players:
-            raise SettingsError(
-                "players",
-                f"{count} players: {self.title} is for {self.min_players} to "
-                f"{self.max_players} players",
-            )
+        self.check_player_count(count)
         adjusted = replace(settings, players=count)
         self.validate_settings(adjusted)
         return adjusted
+
+    def allowed_player_counts(self) -> tuple[int, ...]:
+        """Every player count the game allows, smallest first."""
+        return self.player_counts or tuple(range(self.min_players, self.max_players + 1))
+
+    def players_allowed(self) -> str:
+        """The allowed player counts in words: ``4``, ``2 to 6`` or ``2, 3, 4 or 6``."""
+        counts = self.allowed_player_counts()
+        if len(counts) == 1:
+            return str(counts[0])
+        if counts == tuple(range(counts[0], counts[-1] + 1)):
+            return f"{counts[0]} to {counts[-1]}"
+        return ", ".join(str(count) for count in counts[:-1]) + f" or {counts[-1]}"
+
+    def check_player_count(self, count: int) -> None:
+        """Raise ``SettingsError`` naming ``players`` unless the game allows ``count`` players
+        (check a --seats number with it before building a table of that many seats)."""
+        if count not in self.allowed_player_counts():
+            raise SettingsError(
+                "players", f"{count} players: {self.title} is for {self.players_allowed()} players"
+            )
 
     def validate_settings(self, settings: Any) -> None:
         """Reject settings no game can be played with, once the player count is set (raise

@@ -74,9 +74,10 @@ def build_report(source: Path, out: Path | None = None) -> Path:
     return write_report(document, target)
 
 
-def check_report_target(target: Path) -> None:
+def check_report_target(target: Path, option: str = "-o") -> None:
     """Refuse to replace anything but an earlier report, or a folder that cannot be
-    written (checked before any work starts)."""
+    written (checked before any work starts); the error names ``option`` (``zoosim run``:
+    ``--report-dir``)."""
     from zooanalysis.storage import check_can_create
 
     target = Path(target)
@@ -84,6 +85,7 @@ def check_report_target(target: Path) -> None:
         not target.is_dir() or (any(target.iterdir()) and not (target / "report.html").is_file())
     ):
         raise UserError(
-            f"-o: {target} exists and is not a report folder; give another path or remove it"
+            f"{option}: {target} exists and is not a report folder; give another path or "
+            "remove it"
         )
-    check_can_create(target, "-o")  # the report is built beside it and renamed into place
+    check_can_create(target, option)  # the report is built beside it and renamed into place

@@ -23,6 +23,7 @@ from zooanalysis.games.chai_tea_jazz.engine import HOW_NAMES
 from zooanalysis.games.chai_tea_jazz.rules import (
     MAX_PLAYERS,
     MIN_PLAYERS,
+    PLAYER_COUNTS,
     ChaiSettings,
     settings_from_table,
     validate,
@@ -41,6 +42,7 @@ class ChaiGame(Game):
     strategies = STRATEGIES
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
+    player_counts = PLAYER_COUNTS
     default_lineup = "tracker,tracker,tracker"
     histogram_tops = MappingProxyType({"rounds": ROUND_BINS - 1, "points": GP_OFFSET})
 

@@ -16,6 +16,7 @@ from zooanalysis.games.dodgeball.rules import (
     END_REASONS,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    PLAYER_COUNTS,
     SEATS,
     TEAMS,
     DodgeballSettings,
@@ -37,6 +38,7 @@ class DodgeballGame(Game):
     strategies = STRATEGIES
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
+    player_counts = PLAYER_COUNTS
     default_lineup = "coach,coach,coach,coach"
     exhibit = "zooanalysis.games.dodgeball.exhibit"
     """Through the Zoo plays one round of it as an exhibit (``exhibit.py``)."""

@@ -45,6 +45,8 @@ from zooanalysis.settings import reject_unknown_keys, whole_number
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
+PLAYER_COUNTS = (2, 4)
+"""The game is for 2 players (with dummy partners) or 4 (two teams), not 3."""
 SEATS = 4
 """Seats at the table in both games (in the 2-player game two of them are dummies)."""
 TEAMS = 2
@@ -199,7 +201,7 @@ def settings_from_table(table: Mapping[str, Any]) -> DodgeballSettings:
 
 def validate(settings: DodgeballSettings) -> None:
     """Reject settings no game can be played with (``SettingsError`` naming the key)."""
-    if settings.players not in (2, 4):
+    if settings.players not in PLAYER_COUNTS:
         raise SettingsError(
             "players", f"{settings.players} players: Hodge Podge Dodgeball is for 2 or 4 players"
         )
