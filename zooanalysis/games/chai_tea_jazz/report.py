@@ -12,10 +12,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from zooanalysis.games.chai_tea_jazz.analysis import ChaiRun, describe_rules, format_mean
+from zooanalysis.games.chai_tea_jazz.analysis import (
+    ChaiRun,
+    describe_rules,
+    easiest_contracts,
+    format_mean,
+)
 from zooanalysis.games.chai_tea_jazz.engine import HOW_NAMES
 from zooanalysis.report.model import Figure, Finding, Section, Table
 from zooanalysis.report.style import MAX_FIGURE_WIDTH, PALETTE, REFERENCE, new_grid, percent_axis
+from zooanalysis.separation import Estimate, standout
 from zooanalysis.stats import format_rate
 
 DEFINITIONS = {
@@ -63,10 +69,13 @@ def contracts_section(run: ChaiRun) -> Section:
     """Declarer points by contract, their spread, and game points by contract."""
     rules = run.rules()
     declared = run.declarer_points("contract")
-    best, apart = run.easiest_contract()
+    easiest = easiest_contracts(declared)
+    best, apart = easiest.top.name, easiest.clear and len(declared) > 1
     row = declared.loc[best]
     n = int(row.points_n)
-    runner_up = declared.sort_values("points_mean", ascending=False).index[1:2]
+    level = ", ".join(
+        f"{e.name} ({format_mean(e.value, e.low, e.high)})" for e in easiest.level[1:]
+    )
     findings = [
         Finding(
             (
@@ -76,7 +85,7 @@ def contracts_section(run: ChaiRun) -> Section:
                 if apart
                 else f"No contract is measurably the easiest: {best} ("
                 f"{format_mean(row.points_mean, row.points_ci_low, row.points_ci_high)} points, "
-                f"n={n:,}) and {', '.join(runner_up)} overlap."
+                f"n={n:,}) overlaps {level or 'no other contract'}."
             ),
             row.points_mean, row.points_ci_low, row.points_ci_high, n, "chai_contracts",
             "easiest_contract",
@@ -156,15 +165,27 @@ def picking_section(run: ChaiRun) -> Section:
     rules = run.rules()
     choices = run.contract_choices("contract")
     findings = []
-    order = choices.sort_values("forced_rate", ascending=False)
-    top, second = order.index[0], order.index[1] if len(order) > 1 else None
-    r = order.iloc[0]
-    apart = second is not None and r.forced_ci_low > order["forced_ci_high"].iloc[1:].max()
+    most = standout([
+        Estimate(str(name), r.forced_rate, r.forced_ci_low, r.forced_ci_high)
+        for name, r in choices.iterrows()
+    ])  # fmt: skip
+    top = most.top.name
+    r = choices.loc[top]
+    forced = format_rate(r.forced_rate, r.forced_ci_low, r.forced_ci_high, int(r.forced_n))
+    level = ", ".join(
+        f"{e.name} {format_rate(e.value, e.low, e.high, int(choices.loc[e.name, 'forced_n']))}"
+        for e in most.level[1:]
+    )
     findings.append(
         Finding(
-            f"{top} is the contract most often forced on the Barrel holder: "
-            f"{format_rate(r.forced_rate, r.forced_ci_low, r.forced_ci_high, int(r.forced_n))} "
-            "of its rounds" + ("." if apart else f", not measurably more than {second}."),
+            f"{top} is the contract most often forced on the Barrel holder: {forced} of its "
+            "rounds."
+            if most.clear and len(choices) > 1
+            else f"No contract is measurably the most often forced on the Barrel holder: "
+            f"{top} {forced} of its rounds, not separated from {level}."
+            if level
+            else f"{top} is the only contract: forced on the Barrel holder in {forced} of its "
+            "rounds.",
             r.forced_rate, r.forced_ci_low, r.forced_ci_high, int(r.forced_n),
             "chai_picking", "most_forced_contract",
         )

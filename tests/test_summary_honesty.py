@@ -1,0 +1,101 @@
+"""Statistics honesty of the summaries' text (issue "Statistics are honest"): every rate a
+summary prints has its 95% Wilson interval and n, and a finding names a winner only when
+the intervals separate it. Hand-computed counts; the Wilson bounds checked against the
+formula written out here."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pytest
+
+from zooanalysis.games.chai_tea_jazz.analysis import choice_lines, easiest_line
+from zooanalysis.games.dodgeball.analysis import event_line
+from zooanalysis.games.zoology.analysis import suspense_lines
+from zooanalysis.stats import rate_table
+
+
+def wilson(successes: float, trials: float) -> tuple[float, float]:
+    """The 95% Wilson score interval, written out from its textbook form."""
+    z = 1.959963984540054
+    p = successes / trials
+    centre = (p + z * z / (2 * trials)) / (1 + z * z / trials)
+    half = z / (1 + z * z / trials) * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials**2))
+    return centre - half, centre + half
+
+
+def declared(rows: dict[str, tuple[float, float, float]]) -> pd.DataFrame:
+    """A declarer-points table (contract -> mean, low, high), n = 100 rounds each."""
+    return pd.DataFrame(
+        {name: {"points_mean": m, "points_ci_low": lo, "points_ci_high": hi, "points_n": 100}
+         for name, (m, lo, hi) in rows.items()}
+    ).T
+
+
+def test_chai_easiest_contract_is_named_only_when_separated() -> None:
+    apart = declared({"Trump": (40.0, 39.0, 41.0), "Joker": (45.0, 44.0, 46.0)})
+    assert easiest_line(apart) == "Easiest to make: Joker (its interval above every other's)"
+    # Joker's interval overlaps Slalom's but not Trump's: no winner, both named with intervals
+    close = declared(
+        {"Trump": (40.0, 39.0, 41.0), "Slalom": (44.5, 43.5, 45.5), "Joker": (45.0, 44.0, 46.0)}
+    )
+    line = easiest_line(close)
+    assert line == (
+        "Easiest to make: no measurable difference between Joker 45.00 [44.00, 46.00], "
+        "Slalom 44.50 [43.50, 45.50]"
+    )
+    assert "Trump" not in line
+
+
+def test_chai_contract_choices_print_every_share_with_its_interval_and_n() -> None:
+    # 60 rounds of the contract: 6 forced, 30 uncontested, 24 bet; first pick 25 of 200 phases
+    counts = pd.Series({"forced": 6, "uncontested": 30, "bet": 24, "offer": 0})
+    row = {}
+    for how, successes in counts.items():
+        table = rate_table([successes], [60]).iloc[0]
+        row |= {f"{how}_{column}": table[column] for column in ("rate", "ci_low", "ci_high", "n")}
+    first = rate_table([25], [200]).iloc[0]
+    row |= {f"first_pick_{column}": first[column] for column in ("rate", "ci_low", "ci_high", "n")}
+    lines = choice_lines("Trump", pd.Series(row), offers=False)
+    low, high = wilson(6, 60)
+    assert f"forced 10.0% [{100 * low:.1f}%, {100 * high:.1f}%]" in lines[0]
+    assert (low, high) == pytest.approx((0.0466, 0.2015), abs=5e-5)
+    low, high = wilson(24, 60)
+    assert f"bet 40.0% [{100 * low:.1f}%, {100 * high:.1f}%]" in lines[0]
+    assert lines[0].endswith("(n=60 rounds)") and "offer" not in lines[0]
+    low, high = wilson(25, 200)
+    assert lines[1].strip() == (
+        f"named by the first pick 12.5% [{100 * low:.1f}%, {100 * high:.1f}%] (n=200)"
+    )
+    assert "offer 0.0% [0.0%, " in choice_lines("Trump", pd.Series(row), offers=True)[0]
+
+
+def test_dodgeball_share_of_rounds_with_any_has_its_interval_and_n() -> None:
+    # 200 rounds, 87 with a block: mean 0.56 blocks per round [0.50, 0.62]
+    low, high = wilson(87, 200)
+    row = pd.Series({"mean": 0.56, "ci_low": 0.5, "ci_high": 0.62, "n": 200,
+                     "rounds_with_any": 87 / 200, "any_ci_low": low, "any_ci_high": high})
+    assert event_line("blocks", row) == (
+        f"  blocks   0.56 [0.50, 0.62]; 43.5% [{100 * low:.1f}%, {100 * high:.1f}%] (n=200)"
+    )
+    assert (round(100 * low, 1), round(100 * high, 1)) == (36.8, 50.4)
+
+
+def test_zoology_suspense_lines_give_the_mean_and_the_shares_their_intervals() -> None:
+    # 10 games: 4 with no lead change, 4 with 1, 2 with 3 (mean 1.0, sample sd 1.1547)
+    lead = pd.Series({0: 4, 1: 4, 3: 2})
+    # 8 games won alone: settled after 50% (3), 75% (2), 90% (3) of the turns
+    settled = pd.Series({50: 3, 75: 2, 90: 3})
+    lines = suspense_lines(lead, settled)
+    half = 1.959963984540054 * math.sqrt((4 * 1 + 2 * 9 - 10 * 1.0) / 9 / 10)
+    none_low, none_high = wilson(4, 10)
+    assert lines[1] == (
+        f"  lead changes per game        mean 1.00 [{1 - half:.2f}, {1 + half:.2f}], none in "
+        f"40.0% [{100 * none_low:.1f}%, {100 * none_high:.1f}%] (n=10) of games"
+    )
+    late_low, late_high = wilson(3, 8)
+    assert lines[2] == (
+        "  winner leads for good from   median 75% of the turns; in the last 20% in "
+        f"37.5% [{100 * late_low:.1f}%, {100 * late_high:.1f}%] (n=8) of games won alone"
+    )
