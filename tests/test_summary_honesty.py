@@ -12,6 +12,7 @@ import pytest
 
 from zooanalysis.games.chai_tea_jazz.analysis import choice_lines, easiest_line
 from zooanalysis.games.dodgeball.analysis import event_line
+from zooanalysis.games.short_zoot_suit.analysis import pile_rank_line
 from zooanalysis.games.zoology.analysis import suspense_lines
 from zooanalysis.stats import rate_table
 
@@ -99,3 +100,18 @@ def test_zoology_suspense_lines_give_the_mean_and_the_shares_their_intervals() -
         "  winner leads for good from   median 75% of the turns; in the last 20% in "
         f"37.5% [{100 * late_low:.1f}%, {100 * late_high:.1f}%] (n=8) of games won alone"
     )
+
+
+def test_short_zoot_suit_pile_rank_line_gives_the_drawn_share_its_interval_and_n() -> None:
+    # 40 aces put in piles over 80 rounds, 25 of them drawn back; 30 rounds held an ace
+    low, high = wilson(25, 40)
+    row = pd.Series({"rank_name": "A", "cards_mean": 0.5, "cards_ci_low": 0.4,
+                     "cards_ci_high": 0.6, "random_cards": 0.385, "drawn_rate": 25 / 40,
+                     "drawn_ci_low": low, "drawn_ci_high": high, "drawn_n": 40,
+                     "points_mean": 9.5, "points_ci_low": 9.0, "points_ci_high": 10.0,
+                     "points_n": 30})
+    assert pile_rank_line(row) == (
+        f"   A  0.500 [0.400, 0.600] (0.385), drawn back 62.5% [{100 * low:.1f}%, "
+        f"{100 * high:.1f}%] (n=40), round points 9.50 [9.00, 10.00] (n=30)"
+    )
+    assert (round(100 * low, 1), round(100 * high, 1)) == (47.0, 75.8)
