@@ -12,6 +12,7 @@ import pytest
 
 from zooanalysis.games.chai_tea_jazz.analysis import choice_lines, easiest_line
 from zooanalysis.games.dodgeball.analysis import event_line
+from zooanalysis.games.lucky_lions.analysis import shown_card_line
 from zooanalysis.games.short_zoot_suit.analysis import pile_rank_line
 from zooanalysis.games.zoology.analysis import suspense_lines
 from zooanalysis.stats import rate_table
@@ -115,3 +116,14 @@ def test_short_zoot_suit_pile_rank_line_gives_the_drawn_share_its_interval_and_n
         f"{100 * high:.1f}%] (n=40), round points 9.50 [9.00, 10.00] (n=30)"
     )
     assert (round(100 * low, 1), round(100 * high, 1)) == (47.0, 75.8)
+
+
+def test_lucky_lions_tied_share_has_its_interval() -> None:
+    # a lion shown 50 times: won alone 15, tied 20
+    won, tied = wilson(15, 50), wilson(20, 50)
+    row = pd.Series({"won_rate": 0.3, "won_ci_low": won[0], "won_ci_high": won[1],
+                     "tied": 0.4, "tied_ci_low": tied[0], "tied_ci_high": tied[1], "shown": 50})
+    assert shown_card_line("lion", row) == (
+        f"  lion           30.0% [{100 * won[0]:.1f}%, {100 * won[1]:.1f}%]  tied 40.0% "
+        f"[{100 * tied[0]:.1f}%, {100 * tied[1]:.1f}%] (n=50)"
+    )
