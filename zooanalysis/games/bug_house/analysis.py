@@ -152,7 +152,9 @@ class BugHouseRun(Run):
                 lines.append(f"  seat {seat}, {reason}:".ljust(48) + _rate(row))
         lines += length_lines(self.game_length())
         activity = self.seat_activity()
-        lines += ["", "Per game, by seat: cards given to the partner, clock used:"]
+        lines += ["", "Per game, by seat: cards given to the partner, clock used (means over "
+                      f"{self.games:,} games; point estimates: the run keeps no squares of "
+                      "these counts):"]  # fmt: skip
         for seat, row in activity.iterrows():
             lines.append(
                 f"  seat {seat} {row.strategy:<20} gave {row.cards_given:.2f}, "

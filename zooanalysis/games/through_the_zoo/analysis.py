@@ -145,7 +145,13 @@ class ThroughTheZooRun(Run):
         if not len(leads) or leads["n"].iloc[0] == 0:
             return super().summary() + "\n\nNo game had a sole winner (what each exhibit " \
                 "decides is measured on those)."
-        lines = [super().summary(), "", "What each exhibit decides (winner's lead, game points):"]
+        lines = [
+            super().summary(),
+            "",
+            "What each exhibit decides (the sole winner's lead over the average other player, "
+            f"game points, mean [95% CI], n={int(leads['n'].iloc[0]):,} games with a sole "
+            "winner; its share of the whole lead is a point estimate):",
+        ]
         for part, row in leads.iterrows():
             lines.append(f"  {part}: {row['lead']:.2f} [{row['ci_low']:.2f}, "
                          f"{row['ci_high']:.2f}], {100 * row['share']:.0f}% of the lead")
