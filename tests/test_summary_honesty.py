@@ -127,3 +127,18 @@ def test_lucky_lions_tied_share_has_its_interval() -> None:
         f"  lion           30.0% [{100 * won[0]:.1f}%, {100 * won[1]:.1f}%]  tied 40.0% "
         f"[{100 * tied[0]:.1f}%, {100 * tied[1]:.1f}%] (n=50)"
     )
+
+
+def test_exploit_summary_gives_the_final_replays_n() -> None:
+    from zooanalysis.exploit import exploit_summary
+
+    manifest = {"title": "Hearts", "field": "runs/f", "population": ["safe", "bold"],
+                "strategies": ["bold"], "games": 20_000}  # fmt: skip
+    row = {"target": "mix", "lineup": None, "strategy": "bold", "best_response": "bold:x=1",
+           "share": 0.304, "ci_low": 0.296, "ci_high": 0.311, "target_value": 0.25,
+           "target_value_ci_low": 0.25, "target_value_ci_high": 0.25, "gain": 0.054,
+           "gain_ci_low": 0.046, "gain_ci_high": 0.061, "games": 8000}  # fmt: skip
+    table = pd.DataFrame([row])
+    text = exploit_summary(manifest, table, table)
+    assert "(30.4% [29.6%, 31.1%] vs 25.0% [25.0%, 25.0%], n=8,000 games): exploitable" in text
+    assert "+5.40 points [+4.60, +6.10] (n=8,000 games)" in text
