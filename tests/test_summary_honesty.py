@@ -142,3 +142,15 @@ def test_exploit_summary_gives_the_final_replays_n() -> None:
     text = exploit_summary(manifest, table, table)
     assert "(30.4% [29.6%, 31.1%] vs 25.0% [25.0%, 25.0%], n=8,000 games): exploitable" in text
     assert "+5.40 points [+4.60, +6.10] (n=8,000 games)" in text
+
+
+def test_psro_nash_conv_has_its_interval_and_the_fields_games() -> None:
+    from types import SimpleNamespace
+
+    from zooanalysis.psro import nash_conv_text
+
+    row = SimpleNamespace(nash_conv=0.0012, nash_conv_ci_low=0.0005, nash_conv_ci_high=0.0021,
+                          field_games=98_000)  # fmt: skip
+    assert nash_conv_text(row) == "0.120 points [0.050, 0.210] (field of 98,000 games)"
+    old = SimpleNamespace(nash_conv=0.0012, field_games=98_000)  # written before the interval
+    assert nash_conv_text(old) == "0.120 points (field of 98,000 games)"
