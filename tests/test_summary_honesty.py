@@ -154,3 +154,24 @@ def test_psro_nash_conv_has_its_interval_and_the_fields_games() -> None:
     assert nash_conv_text(row) == "0.120 points [0.050, 0.210] (field of 98,000 games)"
     old = SimpleNamespace(nash_conv=0.0012, field_games=98_000)  # written before the interval
     assert nash_conv_text(old) == "0.120 points (field of 98,000 games)"
+
+
+def test_hearts_moon_rate_of_a_rotated_run_counts_the_hands_of_every_seating() -> None:
+    """Two seatings of 10 hands each, 3 moons in the first and 1 in the second: 4 of 20
+    hands (the moon rate divided every seating's moons by the first seating's hands: 4/10)."""
+    from zooanalysis.games.hearts.analysis import HeartsRun
+
+    seats = pd.DataFrame({"seat": [0, 1, 0, 1], "rotation": [0, 0, 1, 1],
+                          "hands": [10, 10, 10, 10], "moons": [2, 1, 0, 1]})  # fmt: skip
+    ends = pd.DataFrame({"reason": ["max_hands", "end_score"] * 2, "games": [0, 2, 1, 1],
+                         "rotation": [0, 0, 1, 1]})  # fmt: skip
+    hands = pd.DataFrame({"hands": [5], "games": [4]})
+    manifest = {"tables": ["seats", "end_reasons", "hands"], "rotate_seats": True,
+                "lineup": ["safe", "bold"]}  # fmt: skip
+    run = HeartsRun(manifest, {"seats": seats, "end_reasons": ends, "hands": hands})
+    assert run.hands_played == 20
+    moon = run.moon_rate()
+    assert (moon.rate, moon.n) == (0.2, 20)
+    assert (moon.ci_low, moon.ci_high) == pytest.approx(wilson(4, 20))
+    # a game capped by max_hands in the second seating: 1 of the 4 games, summed over both
+    assert run.game_length()["capped"] == 0.25

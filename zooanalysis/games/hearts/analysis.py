@@ -45,8 +45,10 @@ class HeartsRun(Run):
 
     @property
     def hands_played(self) -> int:
-        """Hands played in the run (all games)."""
-        return int(self.table("seats")["hands"].iloc[0])
+        """Hands played in the run (all games; in a rotated run, of every seating: one seat's
+        hands summed over the rotations, each of which has a row per seat)."""
+        seats = self.table("seats")
+        return int(seats.loc[seats["seat"] == seats["seat"].iloc[0], "hands"].sum())
 
     def _grouped(self, by: str, columns: list[str]) -> pd.DataFrame:
         """Seat-table sums by ``seat`` (from 1) or ``strategy`` (its seats together)."""
@@ -155,7 +157,8 @@ class HeartsRun(Run):
         total = float((hands["hands"] * hands["games"]).sum())
         squares = float((hands["hands"] ** 2 * hands["games"]).sum())
         row = mean_row(total, squares, n)
-        ends = self.table("end_reasons").set_index("reason")["games"]
+        # summed over the rotations of a rotated run (one row per reason and rotation)
+        ends = self.table("end_reasons").groupby("reason")["games"].sum()
         capped = rate_table([int(ends.get("max_hands", 0))], [n]).iloc[0]
         row.update({"capped": capped.rate, "capped_ci_low": capped.ci_low,
                     "capped_ci_high": capped.ci_high})
