@@ -175,3 +175,35 @@ def test_hearts_moon_rate_of_a_rotated_run_counts_the_hands_of_every_seating() -
     assert (moon.ci_low, moon.ci_high) == pytest.approx(wilson(4, 20))
     # a game capped by max_hands in the second seating: 1 of the 4 games, summed over both
     assert run.game_length()["capped"] == 0.25
+
+
+def test_histogram_summary_adds_up_a_value_listed_once_per_rotation() -> None:
+    """Two rotations' histograms of game length, stacked (the stored tables' form): 10 games
+    of length 2 and 10 of length 9, listed as 2: 5, 9: 5, 2: 5, 9: 5. The median is the
+    lowest value reaching half the games, 2; the 90th percentile is 9."""
+    from zooanalysis.results import histogram_summary
+
+    stacked = pd.Series([5, 5, 5, 5], index=[2, 9, 2, 9])
+    summary = histogram_summary(stacked)
+    assert (summary["median"], summary["p10"], summary["p90"], summary["max"]) == (2, 2, 9, 9)
+    assert summary["n"] == 20 and summary["mean"] == pytest.approx(5.5)
+
+
+def test_big_two_first_player_of_a_rotated_run_counts_every_seating() -> None:
+    from zooanalysis.games.big_two.analysis import BigTwoRun
+
+    # two seatings of 10 rounds; the opener went out first in 4 and then 2 of them
+    positions = pd.DataFrame({"position": [0, 1, 0, 1], "firsts": [4, 6, 2, 8],
+                              "rounds": [10, 10, 10, 10], "rotation": [0, 0, 1, 1]})  # fmt: skip
+    seats = pd.DataFrame({"seat": [0, 1, 0, 1], "strategy": ["a", "b", "b", "a"],
+                          "rounds": [10, 10, 10, 10], "opener_firsts": [3, 1, 1, 1],
+                          "opener_rounds": [5, 5, 5, 5], "rotation": [0, 0, 1, 1]})  # fmt: skip
+    manifest = {"tables": ["positions", "seats"], "rotate_seats": True, "lineup": ["a", "b"]}
+    run = BigTwoRun(manifest, {"positions": positions, "seats": seats})
+    first = run.first_player().loc["position 1"]
+    assert (first.rate, first.n) == (0.3, 20)
+    assert (first.ci_low, first.ci_high) == pytest.approx(wilson(6, 20))
+    assert run.rounds_played == 20
+    by_seat = run.opener_by_seat()
+    assert list(by_seat["n"]) == [10, 10] and list(by_seat["strategy"]) == ["(rotated)"] * 2
+    assert by_seat.loc[1, "rate"] == 0.4
