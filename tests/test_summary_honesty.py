@@ -207,3 +207,28 @@ def test_big_two_first_player_of_a_rotated_run_counts_every_seating() -> None:
     by_seat = run.opener_by_seat()
     assert list(by_seat["n"]) == [10, 10] and list(by_seat["strategy"]) == ["(rotated)"] * 2
     assert by_seat.loc[1, "rate"] == 0.4
+
+
+def test_chai_hand_evaluation_names_best_and_worst_only_when_separated() -> None:
+    from zooanalysis.games.chai_tea_jazz.report import evaluation_text
+
+    def fit(rows: dict[str, tuple[float, float, float]]) -> pd.DataFrame:
+        return pd.DataFrame(
+            {k: {"correlation": r, "ci_low": lo, "ci_high": hi, "n": 500}
+             for k, (r, lo, hi) in rows.items()}
+        ).T
+
+    apart = fit({"Trump": (0.5, 0.45, 0.55), "Under": (0.2, 0.15, 0.25),
+                 "Joker": (0.35, 0.3, 0.4)})  # fmt: skip
+    assert evaluation_text(apart).endswith(
+        "best in Trump 0.50 [0.45, 0.55]; worst in Under 0.20 [0.15, 0.25]."
+    )
+    # Trump and Joker overlap at the top; Under is still separated at the bottom
+    close = fit({"Trump": (0.5, 0.45, 0.55), "Under": (0.2, 0.15, 0.25),
+                 "Joker": (0.48, 0.43, 0.53)})  # fmt: skip
+    text = evaluation_text(close)
+    assert "best in" not in text
+    assert (
+        "no measurable difference among the best (Trump 0.50 [0.45, 0.55], "
+        "Joker 0.48 [0.43, 0.53]); worst in Under 0.20 [0.15, 0.25]." in text
+    )

@@ -11,6 +11,7 @@ intervals separate.
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from zooanalysis.games.chai_tea_jazz.analysis import (
     ChaiRun,
@@ -372,15 +373,11 @@ def evaluation_section(run: ChaiRun) -> Section:
             intro="No heuristic declared a contract in this run, so the hand evaluation was "
             "not used.",
         )
-    best = fit.sort_values("correlation", ascending=False)
-    top = best.iloc[0]
+    best = standout(_correlations(fit))
+    top = fit.loc[best.top.name]
     findings = [
         Finding(
-            f"The heuristics' hand evaluation predicted declarer points best in "
-            f"{best.index[0]}: correlation {top.correlation:.2f} [{top.ci_low:.2f}, "
-            f"{top.ci_high:.2f}] (n={int(top.n):,} rounds); worst in {best.index[-1]}: "
-            f"{best.iloc[-1].correlation:.2f} [{best.iloc[-1].ci_low:.2f}, "
-            f"{best.iloc[-1].ci_high:.2f}].",
+            evaluation_text(fit),
             top.correlation, top.ci_low, top.ci_high, int(top.n), None, "evaluation_fit",
         )
     ]
@@ -394,4 +391,42 @@ def evaluation_section(run: ChaiRun) -> Section:
         findings=findings,
         tables=[Table("chai_evaluation_fit", "Hand evaluation against declarer points", fit)],
         definitions=DEFINITIONS,
+    )
+
+
+def _correlations(fit: pd.DataFrame) -> list[Estimate]:
+    """Each contract's correlation of hand value and declarer points, as an estimate."""
+    return [
+        Estimate(str(name), row.correlation, row.ci_low, row.ci_high)
+        for name, row in fit.iterrows()
+    ]
+
+
+def evaluation_text(fit: pd.DataFrame) -> str:
+    """The hand-evaluation finding (``fit``: :meth:`ChaiRun.evaluation_fit`): the contract
+    it predicted best and the one it predicted worst, each named only when its interval
+    is separated from every other contract's (``separation.standout``), else the contracts
+    not separated are listed as having no measurable difference."""
+
+    def phrase(e: Estimate) -> str:
+        return f"{e.name} {e.value:.2f} [{e.low:.2f}, {e.high:.2f}]"
+
+    estimates = _correlations(fit)
+    best, worst = standout(estimates), standout(estimates, highest=False)
+    n = int(fit["n"].max())
+    if len(estimates) < 2:
+        return (
+            f"The heuristics' hand evaluation and declarer points in {phrase(best.top)} "
+            f"(correlation, n={n:,} rounds)."
+        )
+    parts = []
+    for answer, word in ((best, "best"), (worst, "worst")):
+        if answer.clear:
+            parts.append(f"{word} in {phrase(answer.top)}")
+        else:
+            level = ", ".join(phrase(e) for e in answer.level)
+            parts.append(f"no measurable difference among the {word} ({level})")
+    return (
+        "The heuristics' hand evaluation predicted declarer points (correlation, 95% CI, "
+        f"up to n={n:,} rounds per contract): " + "; ".join(parts) + "."
     )
