@@ -232,3 +232,27 @@ def test_chai_hand_evaluation_names_best_and_worst_only_when_separated() -> None
         "no measurable difference among the best (Trump 0.50 [0.45, 0.55], "
         "Joker 0.48 [0.43, 0.53]); worst in Under 0.20 [0.15, 0.25]." in text
     )
+
+
+def test_short_zoot_suit_pile_points_name_an_end_only_when_separated() -> None:
+    from zooanalysis.games.short_zoot_suit.report import pile_points_text
+
+    def ranks(rows: dict[str, tuple[float, float, float]]) -> pd.DataFrame:
+        return pd.DataFrame(
+            [{"rank_name": k, "points_mean": m, "points_ci_low": lo, "points_ci_high": hi}
+             for k, (m, lo, hi) in rows.items()]
+        )
+
+    # 4 and 3 overlap at the top (the finding used to say "a 4 ... worth the most"); 9 is
+    # separated at the bottom
+    text = pile_points_text(ranks({"3": (10.34, 10.29, 10.38), "4": (10.37, 10.32, 10.42),
+                                   "9": (7.83, 7.79, 7.87)}))  # fmt: skip
+    assert text.startswith(
+        "No measurable difference among the ranks worth the most: a 4 (10.37 [10.32, 10.42] "
+        "points), a 3 (10.34 [10.29, 10.38] points); rounds whose draw pile held a 9"
+    )
+    apart = pile_points_text(ranks({"A": (9.0, 8.9, 9.1), "K": (10.0, 9.9, 10.1)}))
+    assert apart.startswith(
+        "Rounds whose draw pile held a K (10.00 [9.90, 10.10] points) were worth the most; "
+        "rounds whose draw pile held an A (9.00 [8.90, 9.10] points) were worth the least"
+    )
