@@ -256,3 +256,28 @@ def test_short_zoot_suit_pile_points_name_an_end_only_when_separated() -> None:
         "Rounds whose draw pile held a K (10.00 [9.90, 10.10] points) were worth the most; "
         "rounds whose draw pile held an A (9.00 [8.90, 9.10] points) were worth the least"
     )
+
+
+def test_hearts_queen_trick_of_a_rotated_run_and_its_finding() -> None:
+    """Two seatings: the Queen fell on trick 2 in 6 + 5 hands and on trick 3 in 4 + 5. The
+    tables list every trick once per seating (they were not added up: a trick appeared
+    twice, and the finding crashed); 11 of 20 against 9 of 20 overlap, so no trick is
+    named."""
+    from zooanalysis.games.hearts.analysis import HeartsRun
+    from zooanalysis.games.hearts.report import queen_trick_text
+
+    tricks = pd.DataFrame({"trick": [1, 2, 1, 2], "hands": [6, 4, 5, 5],
+                           "rotation": [0, 0, 1, 1]})  # fmt: skip
+    fate = pd.DataFrame({"holder": [0, 0, 0, 0], "taker": [0, 1, 0, 1], "hands": [3, 7, 2, 8],
+                         "rotation": [0, 0, 1, 1]})  # fmt: skip
+    manifest = {"tables": ["queen_trick", "queen_fate"], "rotate_seats": True,
+                "lineup": ["safe", "bold"]}  # fmt: skip
+    run = HeartsRun(manifest, {"queen_trick": tricks, "queen_fate": fate})
+    table = run.queen_tricks()
+    assert list(table.index) == [2, 3] and list(table["hands"]) == [11, 9]
+    assert (table.loc[2, "ci_low"], table.loc[2, "ci_high"]) == pytest.approx(wilson(11, 20))
+    assert queen_trick_text(table).startswith(
+        "No trick is measurably the one the Queen fell on most often: trick 2 55.0%"
+    )
+    fates = run.queen_fate()
+    assert list(fates["hands"]) == [5, 15] and list(fates["rate"]) == [0.25, 0.75]
