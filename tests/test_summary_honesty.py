@@ -281,3 +281,22 @@ def test_hearts_queen_trick_of_a_rotated_run_and_its_finding() -> None:
     )
     fates = run.queen_fate()
     assert list(fates["hands"]) == [5, 15] and list(fates["rate"]) == [0.25, 0.75]
+
+
+def test_through_the_zoo_leads_of_a_rotated_run_count_every_seating() -> None:
+    """Two seatings of 10 games with a sole winner each, 3 players: the winner's lead in
+    the exhibit summed 20 then 40 (per other player: 10 then 20, over 20 games: 1.5). Only
+    the last seating was kept (its n, 10 games, and mean 2.0)."""
+    from zooanalysis.games.through_the_zoo.analysis import ThroughTheZooRun
+
+    leads = pd.DataFrame({"part": ["1: hearts", "meta scoring"] * 2,
+                          "lead_sum": [20, 0, 40, 0], "lead_squares": [60, 0, 200, 0],
+                          "games": [10] * 4, "players": [3] * 4,
+                          "rotation": [0, 0, 1, 1]})  # fmt: skip
+    manifest = {"tables": ["leads"], "rotate_seats": True, "lineup": ["a", "b", "c"],
+                "settings": {"zoo": "rulebook"}}  # fmt: skip
+    row = ThroughTheZooRun(manifest, {"leads": leads}).exhibit_leads().loc["1: hearts"]
+    assert (row["lead"], row["n"]) == (1.5, 20)
+    # per other player: squares 60/4 + 200/4 = 65 over 20 games, mean 1.5
+    half = 1.959963984540054 * math.sqrt((65 / 20 - 1.5**2) * 20 / 19 / 20)
+    assert (row.ci_low, row.ci_high) == pytest.approx((1.5 - half, 1.5 + half))
