@@ -300,3 +300,21 @@ def test_through_the_zoo_leads_of_a_rotated_run_count_every_seating() -> None:
     # per other player: squares 60/4 + 200/4 = 65 over 20 games, mean 1.5
     half = 1.959963984540054 * math.sqrt((65 / 20 - 1.5**2) * 20 / 19 / 20)
     assert (row.ci_low, row.ci_high) == pytest.approx((1.5 - half, 1.5 + half))
+
+
+def test_bug_house_endings_of_a_rotated_run_divide_by_every_seatings_games() -> None:
+    """5 deals in the 4 seatings of a 4-player lineup (20 games): shed out 18 times, the
+    clock twice. The endings divided by the 5 deals (18 of 5: a ValueError, the summary of
+    a rotated run crashed)."""
+    from zooanalysis.games.bug_house.analysis import BugHouseRun
+
+    ends = pd.DataFrame({"seat": [0, 1, 0, 2], "reason": ["shed_out", "shed_out", "shed_out",
+                         "clock"], "games": [5, 5, 8, 2], "rotation": [0, 1, 2, 3]})  # fmt: skip
+    manifest = {"tables": ["ends"], "rotate_seats": True, "games": 5,
+                "lineup": ["fast", "climber", "fast", "random"]}  # fmt: skip
+    endings = BugHouseRun(manifest, {"ends": ends}).endings("reason")
+    assert list(endings["n"]) == [20, 20]
+    assert endings.loc["shed_out", "rate"] == 0.9 and endings.loc["clock", "rate"] == 0.1
+    assert (endings.loc["clock", "ci_low"], endings.loc["clock", "ci_high"]) == pytest.approx(
+        wilson(2, 20)
+    )
