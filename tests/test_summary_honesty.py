@@ -318,3 +318,18 @@ def test_bug_house_endings_of_a_rotated_run_divide_by_every_seatings_games() -> 
     assert (endings.loc["clock", "ci_low"], endings.loc["clock", "ci_high"]) == pytest.approx(
         wilson(2, 20)
     )
+
+
+def test_skill_line_gives_both_win_shares_their_intervals_and_n() -> None:
+    from types import SimpleNamespace
+
+    from zooanalysis.skill import skill_line
+
+    row = SimpleNamespace(strategy="bold", gap=0.923, gap_ci_low=0.916, gap_ci_high=0.929,
+                          share=0.942, share_ci_low=0.936, share_ci_high=0.948,
+                          random_share=0.019, random_ci_low=0.017, random_ci_high=0.021,
+                          deals=2000)  # fmt: skip
+    assert skill_line(row) == (
+        "  bold           +92.3 [+91.6, +92.9]  (its win share 94.2% [93.6%, 94.8%], "
+        "random's 1.9% [1.7%, 2.1%], n=2,000 deals)"
+    )
