@@ -333,3 +333,19 @@ def test_skill_line_gives_both_win_shares_their_intervals_and_n() -> None:
         "  bold           +92.3 [+91.6, +92.9]  (its win share 94.2% [93.6%, 94.8%], "
         "random's 1.9% [1.7%, 2.1%], n=2,000 deals)"
     )
+
+
+def test_compare_findings_give_a_and_b_their_intervals_and_n() -> None:
+    from types import SimpleNamespace
+
+    from zooanalysis.report.compare import _value_text
+
+    low, high = wilson(487, 2000)
+    row = SimpleNamespace(kind="rate", metric="seat1_win", a=487 / 2000, a_ci_low=low,
+                          a_ci_high=high, a_n=2000, b=0.07, b_ci_low=0.06, b_ci_high=0.08,
+                          b_n=1000)  # fmt: skip
+    assert _value_text(row, "a") == f"24.35% [{100 * low:.2f}%, {100 * high:.2f}%] (n=2,000)"
+    assert _value_text(row, "b") == "7.00% [6.00%, 8.00%] (n=1,000)"
+    balance = SimpleNamespace(kind="mean", metric="seat_balance", a=0.9866, a_ci_low=0.9768,
+                              a_ci_high=0.9963, a_n=20000)  # fmt: skip
+    assert _value_text(balance, "a") == "98.66% [97.68%, 99.63%] (n=20,000)"
