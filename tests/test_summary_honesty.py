@@ -349,3 +349,21 @@ def test_compare_findings_give_a_and_b_their_intervals_and_n() -> None:
     balance = SimpleNamespace(kind="mean", metric="seat_balance", a=0.9866, a_ci_low=0.9768,
                               a_ci_high=0.9963, a_n=20000)  # fmt: skip
     assert _value_text(balance, "a") == "98.66% [97.68%, 99.63%] (n=20,000)"
+
+
+def test_tournament_ranking_finding_says_when_the_win_share_leader_differs() -> None:
+    """A strategy that either wins or comes last: cautious finishes ahead of random in most
+    meetings (rated first) while random wins more games (42.0% against 35.5%)."""
+    from zooanalysis.report.tournament import _ranking_finding
+
+    ratings = pd.DataFrame({"rank": [1, 2], "strategy": ["cautious", "random"],
+                            "rating": [70.0, -19.0], "ci_low": [68.0, -20.0],
+                            "ci_high": [72.0, -18.0]})  # fmt: skip
+    wins = pd.DataFrame({"share": [0.355, 0.420], "ci_low": [0.348, 0.414],
+                         "ci_high": [0.362, 0.426], "n": [24000, 24000]},
+                        index=pd.Index(["cautious", "random"], name="strategy"))  # fmt: skip
+    text = _ranking_finding(ratings, wins, 24000).text
+    assert text.startswith("cautious ranks first")
+    assert "But random has the highest win share per seat-game, 42.0% [41.4%, 42.6%] " in text
+    level = wins.assign(ci_low=[0.348, 0.350], ci_high=[0.362, 0.430])  # overlapping
+    assert "But" not in _ranking_finding(ratings, level, 24000).text
