@@ -367,3 +367,22 @@ def test_tournament_ranking_finding_says_when_the_win_share_leader_differs() -> 
     assert "But random has the highest win share per seat-game, 42.0% [41.4%, 42.6%] " in text
     level = wins.assign(ci_low=[0.348, 0.350], ci_high=[0.362, 0.430])  # overlapping
     assert "But" not in _ranking_finding(ratings, level, 24000).text
+
+
+def test_big_two_leads_and_places_of_a_rotated_run_sum_every_seating() -> None:
+    """Two seatings: singles led 6 + 4 of 10 + 10 tricks (50%); the rotated tables listed
+    every kind once per seating, each divided by both seatings' leads (25% and 20%)."""
+    from zooanalysis.games.big_two.analysis import BigTwoRun
+
+    leads = pd.DataFrame({"kind": ["single", "pair"] * 2, "leads": [6, 4, 4, 6],
+                          "rotation": [0, 0, 1, 1]})  # fmt: skip
+    places = pd.DataFrame({"seat": [0, 0, 0, 0], "place": [0, 1, 0, 1],
+                           "rounds": [3, 7, 5, 5], "rotation": [0, 0, 1, 1]})  # fmt: skip
+    manifest = {"tables": ["leads", "places"], "rotate_seats": True, "lineup": ["a", "b"]}
+    run = BigTwoRun(manifest, {"leads": leads, "places": places})
+    table = run.leads()
+    assert list(table.index) == ["single", "pair"] and list(table["rate"]) == [0.5, 0.5]
+    assert (table.loc["single", "ci_low"], table.loc["single", "ci_high"]) == pytest.approx(
+        wilson(10, 20)
+    )
+    assert list(run.places()["rate"]) == [0.4, 0.6]

@@ -85,7 +85,8 @@ class BigTwoRun(Run):
     def places(self) -> pd.DataFrame:
         """Share of rounds each seat (from 1) finished in each place (1 = went out first;
         tied seats share the better place), with 95% intervals."""
-        cells = self.table("places")
+        # one row per seat and place (and per rotation of a rotated run: summed here)
+        cells = self.table("places").groupby(["seat", "place"], as_index=False)["rounds"].sum()
         totals = cells.groupby("seat")["rounds"].transform("sum")
         table = rate_table(cells["rounds"].to_numpy(), totals.to_numpy())
         table.index = pd.MultiIndex.from_arrays(
@@ -112,7 +113,8 @@ class BigTwoRun(Run):
 
     def leads(self) -> pd.DataFrame:
         """Share of tricks led with each kind of play, with 95% intervals."""
-        leads = self.table("leads").set_index("kind")["leads"]
+        # one row per kind (and per rotation of a rotated run: summed here)
+        leads = self.table("leads").groupby("kind", sort=False)["leads"].sum()
         return rate_table(leads, pd.Series(int(leads.sum()), index=leads.index))
 
     def round_length(self) -> pd.DataFrame:
