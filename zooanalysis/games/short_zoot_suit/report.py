@@ -221,7 +221,8 @@ def pile_section(run: ZootRun) -> Section:
             "most_piled_rank",
         )
     )
-    best = ranks.loc[standout(_rank_points(ranks)).top.name]
+    most = standout(_rank_points(ranks)).top.name
+    best = ranks[ranks["rank_name"].astype(str) == most].iloc[0]
     findings.append(
         Finding(
             pile_points_text(ranks),
