@@ -91,9 +91,12 @@ def test_max_games_caps_the_run_and_the_summary_says_so(
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["games"] == 5000
     assert manifest["until_ci"]["reached"] is False
-    assert "Stopped at --max-games 5,000 before every win rate was within" in (
-        capsys.readouterr().out
+    text = capsys.readouterr().out
+    assert (
+        "Stopped at --max-games 5,000 before every win rate's 95% CI was at most 0.05 "
+        "percentage points wide on each side" in text
     )
+    assert "+-" not in text and "±" not in text
 
 
 def test_half_widths_cover_every_seat_and_every_shared_strategy() -> None:

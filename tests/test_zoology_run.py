@@ -118,7 +118,7 @@ def test_run_object_analyses(competitive: Path) -> None:
         "First guess",
         "Points per game",
         "Question cards",
-        "Animals, hardest",
+        "Animals by first guess right",
         "Most confused",
     ):
         assert heading in text

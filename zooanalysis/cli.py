@@ -1400,6 +1400,7 @@ def _measure_skill(
         DEFAULT_DEALS,
         play_skill_run,
         search_plan,
+        skill_line,
         skill_plan,
         skill_table,
     )
@@ -1433,11 +1434,7 @@ def _measure_skill(
         "(percentage points [95% CI]):"
     )
     for row in table.itertuples():
-        typer.echo(
-            f"  {row.strategy:<14} {100 * row.gap:+.1f} [{100 * row.gap_ci_low:+.1f}, "
-            f"{100 * row.gap_ci_high:+.1f}]  (its win share {100 * row.share:.1f}%, random's "
-            f"{100 * row.random_share:.1f}%, {row.deals:,} deals)"
-        )
+        typer.echo(skill_line(row))
     typer.echo(f"Stored in {Path(run_dir) / 'skill'}/; zoosim report {run_dir} shows it.")
 
 

@@ -20,6 +20,7 @@ and every later iteration re-checks them against its mix, bringing back any that
 from __future__ import annotations
 
 import json
+import math
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -325,6 +326,8 @@ def _row(iteration: int, field, best) -> dict[str, Any]:
         "mix": json.dumps({k: round(v, 4) for k, v in solution["weights"].items() if v > 1e-4}),
         "field_games": field.manifest["games"],
         "nash_conv": solution["nash_conv"],
+        "nash_conv_ci_low": solution.get("nash_conv_ci", [math.nan, math.nan])[0],
+        "nash_conv_ci_high": solution.get("nash_conv_ci", [math.nan, math.nan])[1],
         "best_response": best.best_response,
         "best_response_share": best.share,
         "mix_value": best.target_value,
@@ -388,7 +391,7 @@ class PsroResult(ResultFolder):
         for row in self.iterations().itertuples():
             lines.append(
                 f"  {row.iteration}. {row.strategies} strategies, mix {row.mix}, NashConv "
-                f"{100 * row.nash_conv:.3f} points; best response {row.best_response} gains "
+                f"{nash_conv_text(row)}; best response {row.best_response} gains "
                 f"{100 * row.gain:+.2f} points [{100 * row.gain_ci_low:+.2f}, "
                 f"{100 * row.gain_ci_high:+.2f}]"
             )
@@ -399,6 +402,18 @@ class PsroResult(ResultFolder):
         lines.append(f"Stopped: {m['stop']}.")
         lines += _dropped_lines(self)
         return "\n".join(lines)
+
+
+def nash_conv_text(row) -> str:
+    """An iteration's NashConv with its 95% bootstrap interval and the field's games
+    (``0.120 points [0.050, 0.210] (field of 98,000 games)``); folders written before the
+    interval was kept print the value and the games only."""
+    low = getattr(row, "nash_conv_ci_low", math.nan)
+    high = getattr(row, "nash_conv_ci_high", math.nan)
+    interval = (
+        "" if pd.isna(low) or pd.isna(high) else f" [{100 * low:.3f}, {100 * high:.3f}]"
+    )
+    return f"{100 * row.nash_conv:.3f} points{interval} (field of {int(row.field_games):,} games)"
 
 
 def _dropped_lines(result: PsroResult) -> list[str]:

@@ -428,13 +428,14 @@ class Run(ResultFolder):
         stopped = ""
         if until:
             target = 100 * until["target_half_width"]
+            # a half-width target, not an interval: said in words, never as +- (Wilson
+            # intervals are asymmetric; the rates above print [low, high])
             stopped = (
                 f"\nStopped after {self.games:,} {'deals' if self.rotated else 'games'}: every "
-                f"win rate known to within "
-                f"+-{target:.2g} percentage points"
+                f"win rate's 95% CI is at most {target:.2g} percentage points wide on each side"
                 if until["reached"]
-                else f"\nStopped at --max-games {self.games:,} before every win rate was "
-                f"within +-{target:.2g} percentage points"
+                else f"\nStopped at --max-games {self.games:,} before every win rate's 95% CI "
+                f"was at most {target:.2g} percentage points wide on each side"
             )
         count = (
             f"{self.games:,} deals x {len(self.lineup)} seatings = {self.games_played:,} games"
@@ -508,7 +509,11 @@ def _one_or_rotated(labels: pd.Series) -> str:
 
 def histogram_summary(histogram: pd.Series) -> dict[str, float]:
     """Mean with 95% CI, quartiles, 10th/90th percentiles (the lowest value reaching each
-    cumulative share), maximum and n of a histogram given as counts indexed by value."""
+    cumulative share), maximum and n of a histogram given as counts indexed by value.
+
+    A value may appear more than once (e.g. once per rotation of a rotated run's table):
+    its counts are added up, and the values sorted, before the percentiles are read."""
+    histogram = histogram.groupby(level=0).sum().sort_index()
     values, counts = histogram.index.to_numpy(), histogram.to_numpy()
     mean, low, high = histogram_mean(histogram)
     cumulative = np.cumsum(counts) / counts.sum()

@@ -205,3 +205,20 @@ def skill_table(run_dir: Path) -> pd.DataFrame | None:
     if not rows:
         return None
     return pd.DataFrame(rows, columns=list(COLUMNS))
+
+
+def skill_line(row) -> str:
+    """A row of :func:`skill_table` as ``zoosim skill`` prints it: the gap over random with
+    its interval, then the strategy's and random's win shares with their intervals (95%
+    over the deals) and the deals behind them."""
+
+    def share(value: float, low: float, high: float) -> str:
+        return f"{100 * value:.1f}% [{100 * low:.1f}%, {100 * high:.1f}%]"
+
+    return (
+        f"  {row.strategy:<14} {100 * row.gap:+.1f} [{100 * row.gap_ci_low:+.1f}, "
+        f"{100 * row.gap_ci_high:+.1f}]  (its win share "
+        f"{share(row.share, row.share_ci_low, row.share_ci_high)}, random's "
+        f"{share(row.random_share, row.random_ci_low, row.random_ci_high)}, "
+        f"n={row.deals:,} deals)"
+    )

@@ -131,7 +131,8 @@ def compare_metrics(run_a: Run, run_b: Run) -> pd.DataFrame:
         rows.append(
             {
                 "metric": metric,
-                "label": x.label,
+                # the seat labels name each run's strategy: say both when they differ
+                "label": x.label if x.label == y.label else f"{x.label} (B: {y.label})",
                 "kind": x.kind,
                 "group": x.group,
                 "a": x.value,
@@ -179,8 +180,14 @@ def _flatten(settings: dict, prefix: str = "") -> dict:
     return flat
 
 
-def _value_text(kind: str, value: float) -> str:
-    return f"{100 * value:.2f}%" if kind == "rate" else f"{value:.3g}"
+def _value_text(row, side: str) -> str:
+    """Run ``side``'s (``a`` or ``b``) value of a comparison row with its 95% interval and
+    n, on the scale of the difference (rates and the balance shares in %)."""
+    value, low, high = (getattr(row, f"{side}{part}") for part in ("", "_ci_low", "_ci_high"))
+    n = int(getattr(row, f"{side}_n"))
+    if row.kind == "rate" or row.metric in ("seat_balance", "first_player_advantage"):
+        return f"{100 * value:.2f}% [{100 * low:.2f}%, {100 * high:.2f}%] (n={n:,})"
+    return f"{value:.3g} [{low:.3g}, {high:.3g}] (n={n:,})"
 
 
 def _difference_text(row) -> str:
@@ -215,8 +222,8 @@ def compare_document(run_a: Run, run_b: Run, name_a: str, name_b: str) -> Report
     for row in ranked.head(8).itertuples():
         findings.append(
             Finding(
-                f"{row.label}: {_value_text(row.kind, row.a)} in A, "
-                f"{_value_text(row.kind, row.b)} in B, a change of {_difference_text(row)} "
+                f"{row.label}: {_value_text(row, 'a')} in A, "
+                f"{_value_text(row, 'b')} in B, a change of {_difference_text(row)} "
                 f"({_p_text(row.p_value)}; Holm-adjusted {_p_text(row.p_holm)[2:]}).",
                 row.difference,
                 row.difference_ci_low,

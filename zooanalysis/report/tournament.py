@@ -111,8 +111,28 @@ def _ranking_finding(ratings: pd.DataFrame, wins: pd.DataFrame, games: int) -> F
             f"(play more games to separate them). {top.strategy} leads the point estimates "
             f"with {share}."
         )
+    text += _win_share_leader(top.strategy, wins)
     return Finding(
         text, top.rating, top.ci_low, top.ci_high, games, "ratings", "top_rating"
+    )
+
+
+def _win_share_leader(rated_first: str, wins: pd.DataFrame) -> str:
+    """When another strategy measurably leads the win share per seat-game (its interval
+    above every other's, ``separation.standout``), a sentence saying so: the rating counts
+    finishing ahead of each opponent, the win share only the games won, and the two can
+    disagree (a strategy that either wins or comes last). Nothing otherwise."""
+    best = standout([
+        Estimate(str(name), row.share, row.ci_low, row.ci_high) for name, row in wins.iterrows()
+    ])  # fmt: skip
+    if not best.clear or best.top.name == rated_first or len(wins) < 2:
+        return ""
+    win = wins.loc[best.top.name]
+    return (
+        f" But {best.top.name} has the highest win share per seat-game, "
+        f"{rate_phrase(win.share, win.ci_low, win.ci_high, int(win.n))}, measurably above "
+        "every other: the rating counts finishing ahead of each opponent, the win share "
+        "only the games won."
     )
 
 

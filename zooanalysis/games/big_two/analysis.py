@@ -36,27 +36,31 @@ class BigTwoRun(Run):
 
     @property
     def rounds_played(self) -> int:
-        """Rounds in all games of the run."""
-        return int(self.table("seats")["rounds"].iloc[0])
+        """Rounds in all games of the run (of every seating in a rotated run: one seat's
+        rounds summed over the rotations)."""
+        seats = self.table("seats")
+        return int(seats.loc[seats["seat"] == seats["seat"].iloc[0], "rounds"].sum())
 
     def first_player(self) -> pd.DataFrame:
         """Rounds in which the first trick's leader went out first (``opener``), and the
         first out by position clockwise from the opener (1 = the opener), each with its
         95% interval, n (rounds) and ``fair`` = 1 / players."""
-        positions = self.table("positions")
-        rounds = positions["rounds"].to_numpy()
-        table = rate_table(positions["firsts"].to_numpy(), rounds)
-        table.index = pd.Index([f"position {p + 1}" for p in positions["position"]],
-                               name="who")
+        # one row per position (and per rotation of a rotated run: summed here)
+        positions = self.table("positions").groupby("position")[["firsts", "rounds"]].sum()
+        table = rate_table(positions["firsts"].to_numpy(), positions["rounds"].to_numpy())
+        table.index = pd.Index([f"position {p + 1}" for p in positions.index], name="who")
         table["fair"] = 1 / self.players
         return table
 
     def opener_by_seat(self) -> pd.DataFrame:
         """Per seat (from 1): rounds it led the first trick, and how often it then went out
         first."""
-        seats = self.table("seats")
+        seats = self.table("seats").groupby("seat").agg(
+            strategy=("strategy", _seat_strategy), opener_firsts=("opener_firsts", "sum"),
+            opener_rounds=("opener_rounds", "sum"),
+        )  # one row per seat (and per rotation of a rotated run: summed here)
         table = rate_table(seats["opener_firsts"].to_numpy(), seats["opener_rounds"].to_numpy())
-        table.index = pd.Index(seats["seat"] + 1, name="seat")
+        table.index = pd.Index(seats.index + 1, name="seat")
         table.insert(0, "strategy", seats["strategy"].to_numpy())
         return table
 
@@ -81,7 +85,8 @@ class BigTwoRun(Run):
     def places(self) -> pd.DataFrame:
         """Share of rounds each seat (from 1) finished in each place (1 = went out first;
         tied seats share the better place), with 95% intervals."""
-        cells = self.table("places")
+        # one row per seat and place (and per rotation of a rotated run: summed here)
+        cells = self.table("places").groupby(["seat", "place"], as_index=False)["rounds"].sum()
         totals = cells.groupby("seat")["rounds"].transform("sum")
         table = rate_table(cells["rounds"].to_numpy(), totals.to_numpy())
         table.index = pd.MultiIndex.from_arrays(
@@ -108,7 +113,8 @@ class BigTwoRun(Run):
 
     def leads(self) -> pd.DataFrame:
         """Share of tricks led with each kind of play, with 95% intervals."""
-        leads = self.table("leads").set_index("kind")["leads"]
+        # one row per kind (and per rotation of a rotated run: summed here)
+        leads = self.table("leads").groupby("kind", sort=False)["leads"].sum()
         return rate_table(leads, pd.Series(int(leads.sum()), index=leads.index))
 
     def round_length(self) -> pd.DataFrame:
@@ -157,3 +163,9 @@ class BigTwoRun(Run):
                              + format_rate(share.rate, share.ci_low, share.ci_high, total))
         lines += length_lines(self.round_length())
         return "\n".join(lines)
+
+
+def _seat_strategy(labels: pd.Series) -> str:
+    """A seat's strategy, or "(rotated)" when the seat hosted several in turn."""
+    distinct = labels.unique()
+    return str(distinct[0]) if len(distinct) == 1 else "(rotated)"

@@ -138,8 +138,8 @@ def seats_section(run: BigTwoRun) -> Section:
         words = {1: "above", -1: "below", 0: "not measurably different from"}[verdict]
         phrase = rate_phrase(row.share, row.ci_low, row.ci_high, int(row.n))
         findings.append(Finding(
-            f"Seat {seat} ({row.strategy}) wins {phrase} of games: {words} the fair share "
-            f"{100 * fair:.1f}%.",
+            f"Seat {seat}{_strategy_note(row.strategy)} wins {phrase} of games: {words} the "
+            f"fair share {100 * fair:.1f}%.",
             row.share, row.ci_low, row.ci_high, int(row.n), "win_share_by_seat",
             f"seat{seat}_share",
         ))
@@ -219,3 +219,9 @@ def play_types_section(run: BigTwoRun) -> Section:
         ],
         definitions={"Decision kinds": DEFINITIONS["Decision kinds"]},
     )
+
+
+def _strategy_note(strategy: str) -> str:
+    """`` (greedy)`` after a seat's number; `` (rotated)`` for a seat that hosted every
+    strategy in turn (not ``((rotated))``)."""
+    return f" {strategy}" if strategy == "(rotated)" else f" ({strategy})"

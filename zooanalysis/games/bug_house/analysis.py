@@ -32,7 +32,7 @@ class BugHouseRun(Run):
         """Share of games ended by ``reason`` (shed out / clock), by ``seat`` (the seat that
         shed out or whose clock ran out; from 1) or by ``seat_reason``."""
         ends = self.table("ends")
-        total = self.games
+        total = self.games_played  # every seating's games in a rotated run
         if by == "reason":
             grouped = ends.groupby("reason", observed=False)["games"].sum()
             grouped = grouped.reindex(list(END_REASONS), fill_value=0)
@@ -68,7 +68,7 @@ class BugHouseRun(Run):
                 rows[(reason, label)] = int(part.loc[part["start"] == start, "games"].sum())
         counts = pd.Series(rows)
         counts.index.names = ["reason", "seats"]
-        return rate_table(counts, pd.Series(self.games, index=counts.index))
+        return rate_table(counts, pd.Series(self.games_played, index=counts.index))
 
     # --- time -----------------------------------------------------------------------------
 
@@ -91,10 +91,15 @@ class BugHouseRun(Run):
         """Per seat (from 1), averages per game: melds by kind, cards played, passes, tricks
         won, cards given and received, decisions, times stuck, seconds of clock used, and
         the share of its gifts the partner needed (95% interval)."""
-        seats = self.table("seats").set_index("seat")
-        games = seats["games"]
         columns = ["singles", "pairs", "runs", "cards_played", "passes", "tricks_won",
                    "cards_given", "cards_received", "decisions", "stuck", "singles_card_taken"]
+        stored = self.table("seats")
+        # one row per seat (and per rotation of a rotated run: summed here)
+        seats = stored.groupby("seat")[[*columns, "games", "clock_used_ms", "gifts_needed"]].sum()
+        seats["strategy"] = stored.groupby("seat")["strategy"].agg(
+            lambda labels: labels.iloc[0] if labels.nunique() == 1 else "(rotated)"
+        )
+        games = seats["games"]
         table = seats[columns].div(games, axis=0)
         table["clock_used_seconds"] = seats["clock_used_ms"] / games / 1000
         needed = rate_table(seats["gifts_needed"], seats["cards_given"])
@@ -152,7 +157,9 @@ class BugHouseRun(Run):
                 lines.append(f"  seat {seat}, {reason}:".ljust(48) + _rate(row))
         lines += length_lines(self.game_length())
         activity = self.seat_activity()
-        lines += ["", "Per game, by seat: cards given to the partner, clock used:"]
+        lines += ["", "Per game, by seat: cards given to the partner, clock used (means over "
+                      f"{self.games_played:,} games; point estimates: the run keeps no squares of "
+                      "these counts):"]  # fmt: skip
         for seat, row in activity.iterrows():
             lines.append(
                 f"  seat {seat} {row.strategy:<20} gave {row.cards_given:.2f}, "

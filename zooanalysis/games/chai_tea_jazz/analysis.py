@@ -23,6 +23,7 @@ import pandas as pd
 from zooanalysis.games.chai_tea_jazz.engine import HOW_NAMES
 from zooanalysis.games.chai_tea_jazz.rules import ChaiSettings, settings_from_table
 from zooanalysis.results import Run, add_rate, histogram_summary, mean_with_interval
+from zooanalysis.separation import Estimate, Standout, standout
 from zooanalysis.stats import format_rate, rate_table
 
 Z95 = 1.959963984540054
@@ -141,11 +142,9 @@ class ChaiRun(Run):
     def easiest_contract(self) -> tuple[str, bool]:
         """(the contract whose declarers take the most points, whether its interval lies
         above every other contract's)."""
-        table = self.declarer_points("contract").sort_values("points_mean", ascending=False)
-        best = table.index[0]
-        if len(table) < 2:
-            return best, False
-        return best, bool(table["points_ci_low"].iloc[0] > table["points_ci_high"].iloc[1:].max())
+        declared = self.declarer_points("contract")
+        best = easiest_contracts(declared)
+        return best.top.name, best.clear and len(declared) > 1
 
     # --- picking ---------------------------------------------------------------------------
 
@@ -344,9 +343,11 @@ class ChaiRun(Run):
         """Headline figures: win rates, then contracts, picking, Bet Debt and the end."""
         rules = self.rules()
         lines = [super().summary(), "", f"Rules: {describe_rules(rules)}", ""]
-        lines.append("Game points per game (mean [95% CI]):")
+        lines.append("Game points per game (mean [95% CI], n = seat-games):")
         for key, row in self.game_points("strategy").iterrows():
-            lines.append(f"  {key:<29} {format_mean(row['mean'], row.ci_low, row.ci_high)}")
+            lines.append(
+                f"  {key:<29} {format_mean(row['mean'], row.ci_low, row.ci_high, int(row.n))}"
+            )
         lines += ["", "Declarer points by contract (cards and last trick, before Bet Debt; "
                       "mean [95% CI], sd; score after debt: median, 10%-90%):"]  # fmt: skip
         for contract, row in self.declarer_points("contract").iterrows():
@@ -356,30 +357,30 @@ class ChaiRun(Run):
                 f"sd {row.points_sd:.1f}; score median {row.score_median:.0f}, "
                 f"{row.score_p10:.0f} to {row.score_p90:.0f} (n={int(row.points_n):,})"
             )
-        best, apart = self.easiest_contract()
-        lines.append(
-            f"  Easiest to make: {best}" + (" (its interval above every other's)" if apart
-                                            else " (not separated from the next)")
-        )
-        lines += ["", "How contracts were decided (share of the contract's rounds):"]
+        lines.append(f"  {easiest_line(self.declarer_points('contract'))}")
+        lines += ["", "How contracts were decided (share of the contract's rounds, 95% CI; "
+                      "named by the first pick: share of Picking phases with a pick):"]  # fmt: skip
         for contract, row in self.contract_choices("contract").iterrows():
-            parts = [f"{how} {row[f'{how}_rate']:.1%}" for how in HOW_NAMES
-                     if how != "offer" or rules.passing_the_barrel]  # fmt: skip
-            lines.append(f"  {contract:<29} " + ", ".join(parts)
-                         + f"; named by the first pick {row.first_pick_rate:.1%}")  # fmt: skip
-        lines += ["", "Bet Debt: declarer points before and score after the debt, and the "
-                      "row's game points, by debt (mean [95% CI]):"]  # fmt: skip
-        for debt, row in self.bet_debt().iterrows():
+            lines += choice_lines(contract, row, rules.passing_the_barrel)
+        debts = self.bet_debt()
+        lines += ["", "Bet Debt: the share of the "
+                      f"{int(debts['share_n'].iloc[0]) if len(debts) else 0:,} rounds declared "
+                      "at each debt (95% CI), then the declarer's points before and score "
+                      "after the debt (mean [95% CI], n = those rounds) and the row's game "
+                      "points (n = row entries):"]  # fmt: skip
+        for debt, row in debts.iterrows():
             game_points = (
                 format_mean(row.game_points_mean, row.game_points_ci_low,
-                            row.game_points_ci_high)
+                            row.game_points_ci_high, int(row.game_points_n))
                 if row.game_points_n else "-"
             )  # fmt: skip
+            share = format_rate(row.share_rate, row.share_ci_low, row.share_ci_high,
+                                int(row.share_n)).split(" (n=")[0]  # fmt: skip
             lines.append(
-                f"  debt {debt:>3}  {row.share_rate:6.1%} of rounds, points "
+                f"  debt {debt:>3}  {share}, points "
                 f"{format_mean(row.points_mean, row.points_ci_low, row.points_ci_high)}, score "
-                f"{format_mean(row.score_mean, row.score_ci_low, row.score_ci_high)}, "
-                f"game points {game_points}"
+                f"{format_mean(row.score_mean, row.score_ci_low, row.score_ci_high)} "
+                f"(n={int(row.points_n):,}), game points {game_points}"
             )
         positions = self.barrel_positions()
         lines += ["", "Declarers by position from the Barrel holder (1 = the holder):"]
@@ -401,6 +402,50 @@ class ChaiRun(Run):
             f"{format_rate(ties.rate, ties.ci_low, ties.ci_high, int(ties.n))}",
         ]  # fmt: skip
         return "\n".join(lines)
+
+
+def easiest_contracts(declared: pd.DataFrame) -> Standout:
+    """The contract whose declarers take the most points (``declared``: a table of
+    :meth:`ChaiRun.declarer_points` by contract) and those the intervals do not separate
+    from it (:func:`separation.standout`)."""
+    return standout([
+        Estimate(str(name), row.points_mean, row.points_ci_low, row.points_ci_high)
+        for name, row in declared.iterrows()
+    ])  # fmt: skip
+
+
+def easiest_line(declared: pd.DataFrame) -> str:
+    """The summary's finding on the easiest contract: named only when its interval lies
+    above every other contract's, else "no measurable difference" between it and the
+    contracts not separated from it, each with its interval."""
+    best = easiest_contracts(declared)
+    if best.clear and len(declared) > 1:
+        return f"Easiest to make: {best.top.name} (its interval above every other's)"
+    if len(declared) < 2:
+        return f"Easiest to make: {best.top.name} (the only contract)"
+    level = ", ".join(
+        f"{e.name} {format_mean(e.value, e.low, e.high)}" for e in best.level
+    )
+    return f"Easiest to make: no measurable difference between {level}"
+
+
+def choice_lines(contract: str, row: pd.Series, offers: bool) -> list[str]:
+    """A contract's lines of "How contracts were decided": each way (forced, uncontested,
+    bet, and offer with Passing the Barrel) as a share of its rounds with the 95% Wilson
+    interval, n once (the contract's rounds), then the share of Picking phases whose first
+    pick named it (its own n)."""
+    ways = [how for how in HOW_NAMES if how != "offer" or offers]
+    parts = [
+        f"{how} " + format_rate(row[f"{how}_rate"], row[f"{how}_ci_low"],
+                                row[f"{how}_ci_high"], int(row[f"{how}_n"])).split(" (n=")[0]
+        for how in ways
+    ]  # fmt: skip
+    first = format_rate(row.first_pick_rate, row.first_pick_ci_low, row.first_pick_ci_high,
+                        int(row.first_pick_n))  # fmt: skip
+    return [
+        f"  {contract:<29} " + ", ".join(parts) + f" (n={int(row[f'{ways[0]}_n']):,} rounds)",
+        f"  {'':<29} named by the first pick {first}",
+    ]
 
 
 def _key(name: str) -> str:

@@ -11,11 +11,18 @@ intervals separate.
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
-from zooanalysis.games.chai_tea_jazz.analysis import ChaiRun, describe_rules, format_mean
+from zooanalysis.games.chai_tea_jazz.analysis import (
+    ChaiRun,
+    describe_rules,
+    easiest_contracts,
+    format_mean,
+)
 from zooanalysis.games.chai_tea_jazz.engine import HOW_NAMES
 from zooanalysis.report.model import Figure, Finding, Section, Table
 from zooanalysis.report.style import MAX_FIGURE_WIDTH, PALETTE, REFERENCE, new_grid, percent_axis
+from zooanalysis.separation import Estimate, standout
 from zooanalysis.stats import format_rate
 
 DEFINITIONS = {
@@ -63,10 +70,13 @@ def contracts_section(run: ChaiRun) -> Section:
     """Declarer points by contract, their spread, and game points by contract."""
     rules = run.rules()
     declared = run.declarer_points("contract")
-    best, apart = run.easiest_contract()
+    easiest = easiest_contracts(declared)
+    best, apart = easiest.top.name, easiest.clear and len(declared) > 1
     row = declared.loc[best]
     n = int(row.points_n)
-    runner_up = declared.sort_values("points_mean", ascending=False).index[1:2]
+    level = ", ".join(
+        f"{e.name} ({format_mean(e.value, e.low, e.high)})" for e in easiest.level[1:]
+    )
     findings = [
         Finding(
             (
@@ -76,7 +86,7 @@ def contracts_section(run: ChaiRun) -> Section:
                 if apart
                 else f"No contract is measurably the easiest: {best} ("
                 f"{format_mean(row.points_mean, row.points_ci_low, row.points_ci_high)} points, "
-                f"n={n:,}) and {', '.join(runner_up)} overlap."
+                f"n={n:,}) overlaps {level or 'no other contract'}."
             ),
             row.points_mean, row.points_ci_low, row.points_ci_high, n, "chai_contracts",
             "easiest_contract",
@@ -156,15 +166,27 @@ def picking_section(run: ChaiRun) -> Section:
     rules = run.rules()
     choices = run.contract_choices("contract")
     findings = []
-    order = choices.sort_values("forced_rate", ascending=False)
-    top, second = order.index[0], order.index[1] if len(order) > 1 else None
-    r = order.iloc[0]
-    apart = second is not None and r.forced_ci_low > order["forced_ci_high"].iloc[1:].max()
+    most = standout([
+        Estimate(str(name), r.forced_rate, r.forced_ci_low, r.forced_ci_high)
+        for name, r in choices.iterrows()
+    ])  # fmt: skip
+    top = most.top.name
+    r = choices.loc[top]
+    forced = format_rate(r.forced_rate, r.forced_ci_low, r.forced_ci_high, int(r.forced_n))
+    level = ", ".join(
+        f"{e.name} {format_rate(e.value, e.low, e.high, int(choices.loc[e.name, 'forced_n']))}"
+        for e in most.level[1:]
+    )
     findings.append(
         Finding(
-            f"{top} is the contract most often forced on the Barrel holder: "
-            f"{format_rate(r.forced_rate, r.forced_ci_low, r.forced_ci_high, int(r.forced_n))} "
-            "of its rounds" + ("." if apart else f", not measurably more than {second}."),
+            f"{top} is the contract most often forced on the Barrel holder: {forced} of its "
+            "rounds."
+            if most.clear and len(choices) > 1
+            else f"No contract is measurably the most often forced on the Barrel holder: "
+            f"{top} {forced} of its rounds, not separated from {level}."
+            if level
+            else f"{top} is the only contract: forced on the Barrel holder in {forced} of its "
+            "rounds.",
             r.forced_rate, r.forced_ci_low, r.forced_ci_high, int(r.forced_n),
             "chai_picking", "most_forced_contract",
         )
@@ -351,15 +373,11 @@ def evaluation_section(run: ChaiRun) -> Section:
             intro="No heuristic declared a contract in this run, so the hand evaluation was "
             "not used.",
         )
-    best = fit.sort_values("correlation", ascending=False)
-    top = best.iloc[0]
+    best = standout(_correlations(fit))
+    top = fit.loc[best.top.name]
     findings = [
         Finding(
-            f"The heuristics' hand evaluation predicted declarer points best in "
-            f"{best.index[0]}: correlation {top.correlation:.2f} [{top.ci_low:.2f}, "
-            f"{top.ci_high:.2f}] (n={int(top.n):,} rounds); worst in {best.index[-1]}: "
-            f"{best.iloc[-1].correlation:.2f} [{best.iloc[-1].ci_low:.2f}, "
-            f"{best.iloc[-1].ci_high:.2f}].",
+            evaluation_text(fit),
             top.correlation, top.ci_low, top.ci_high, int(top.n), None, "evaluation_fit",
         )
     ]
@@ -373,4 +391,42 @@ def evaluation_section(run: ChaiRun) -> Section:
         findings=findings,
         tables=[Table("chai_evaluation_fit", "Hand evaluation against declarer points", fit)],
         definitions=DEFINITIONS,
+    )
+
+
+def _correlations(fit: pd.DataFrame) -> list[Estimate]:
+    """Each contract's correlation of hand value and declarer points, as an estimate."""
+    return [
+        Estimate(str(name), row.correlation, row.ci_low, row.ci_high)
+        for name, row in fit.iterrows()
+    ]
+
+
+def evaluation_text(fit: pd.DataFrame) -> str:
+    """The hand-evaluation finding (``fit``: :meth:`ChaiRun.evaluation_fit`): the contract
+    it predicted best and the one it predicted worst, each named only when its interval
+    is separated from every other contract's (``separation.standout``), else the contracts
+    not separated are listed as having no measurable difference."""
+
+    def phrase(e: Estimate) -> str:
+        return f"{e.name} {e.value:.2f} [{e.low:.2f}, {e.high:.2f}]"
+
+    estimates = _correlations(fit)
+    best, worst = standout(estimates), standout(estimates, highest=False)
+    n = int(fit["n"].max())
+    if len(estimates) < 2:
+        return (
+            f"The heuristics' hand evaluation and declarer points in {phrase(best.top)} "
+            f"(correlation, n={n:,} rounds)."
+        )
+    parts = []
+    for answer, word in ((best, "best"), (worst, "worst")):
+        if answer.clear:
+            parts.append(f"{word} in {phrase(answer.top)}")
+        else:
+            level = ", ".join(phrase(e) for e in answer.level)
+            parts.append(f"no measurable difference among the {word} ({level})")
+    return (
+        "The heuristics' hand evaluation predicted declarer points (correlation, 95% CI, "
+        f"up to n={n:,} rounds per contract): " + "; ".join(parts) + "."
     )

@@ -213,12 +213,9 @@ class DodgeballRun(Run):
             f"  tricks before the end: mean {tricks['mean']:.2f} [{tricks.ci_low:.2f}, "
             f"{tricks.ci_high:.2f}], median {int(tricks['median'])}"
         )
-        lines += ["", "Per round (mean [95% CI]; share of rounds with any):"]
+        lines += ["", "Per round (mean [95% CI]; share of rounds with any, 95% CI; n = rounds):"]
         for name, row in self.events_per_round().iterrows():
-            lines.append(
-                f"  {name:<8} {row['mean']:.2f} [{row.ci_low:.2f}, {row.ci_high:.2f}]; "
-                f"{100 * row.rounds_with_any:.1f}%"
-            )
+            lines.append(event_line(str(name), row))
         lines += ["", "Round win rate of a team that used it vs not (association, not cause):"]
         for label, table in (("timeout", self.timeout_value()),
                              ("All-Star", self.allstar_value())):
@@ -234,6 +231,13 @@ class DodgeballRun(Run):
             + format_rate(start.rate, start.ci_low, start.ci_high, int(start.n)),
         ]
         return "\n".join(lines)
+
+
+def event_line(name: str, row: pd.Series) -> str:
+    """A row of :meth:`DodgeballRun.events_per_round` as a summary line: the mean per round
+    with its 95% interval, the share of rounds with any with its Wilson interval, and n."""
+    share = format_rate(row.rounds_with_any, row.any_ci_low, row.any_ci_high, int(row.n))
+    return f"  {name:<8} {row['mean']:.2f} [{row.ci_low:.2f}, {row.ci_high:.2f}]; {share}"
 
 
 def _seats_from_one(table: pd.DataFrame) -> pd.DataFrame:

@@ -45,8 +45,10 @@ class HeartsRun(Run):
 
     @property
     def hands_played(self) -> int:
-        """Hands played in the run (all games)."""
-        return int(self.table("seats")["hands"].iloc[0])
+        """Hands played in the run (all games; in a rotated run, of every seating: one seat's
+        hands summed over the rotations, each of which has a row per seat)."""
+        seats = self.table("seats")
+        return int(seats.loc[seats["seat"] == seats["seat"].iloc[0], "hands"].sum())
 
     def _grouped(self, by: str, columns: list[str]) -> pd.DataFrame:
         """Seat-table sums by ``seat`` (from 1) or ``strategy`` (its seats together)."""
@@ -119,7 +121,8 @@ class HeartsRun(Run):
     def queen_fate(self) -> pd.DataFrame:
         """Hands by the Queen's holder (when play began) and its taker, seats from 1, with
         the share of the holder's hands (95% Wilson; n = hands it held the Queen)."""
-        fate = self.table("queen_fate").copy()
+        # one row per holder and taker (and per rotation of a rotated run: summed here)
+        fate = self.table("queen_fate").groupby(["holder", "taker"], as_index=False)["hands"].sum()
         held = fate.groupby("holder")["hands"].transform("sum")
         rates = rate_table(fate["hands"].to_numpy(), held.to_numpy())
         fate["holder"] += 1
@@ -129,17 +132,21 @@ class HeartsRun(Run):
     def queen_tricks(self) -> pd.DataFrame:
         """The trick (1-13) in which the Queen was taken: share of hands with 95% Wilson
         intervals (n = hands in which it was dealt)."""
-        tricks = self.table("queen_trick")
-        total = int(tricks["hands"].sum())
-        table = rate_table(tricks["hands"].to_numpy(), total)
-        table.index = pd.Index(tricks["trick"].to_numpy() + 1, name="trick")
-        table.insert(0, "hands", tricks["hands"].to_numpy())
+        # one row per trick (and per rotation of a rotated run: summed here)
+        tricks = self.table("queen_trick").groupby("trick")["hands"].sum()
+        total = int(tricks.sum())
+        table = rate_table(tricks.to_numpy(), total)
+        table.index = pd.Index(tricks.index.to_numpy() + 1, name="trick")
+        table.insert(0, "hands", tricks.to_numpy())
         return table
 
     def direction_points(self) -> pd.DataFrame:
         """Mean points per hand by passing direction and seat (from 1), with 95% CI."""
         rows = {}
-        for _, row in self.table("directions").iterrows():
+        directions = self.table("directions").groupby(["direction", "seat"], as_index=False)[
+            ["hands", "points_sum", "points_squares"]
+        ].sum()  # one row per direction and seat (and per rotation of a rotated run)
+        for _, row in directions.iterrows():
             rows[(row["direction"], int(row["seat"]) + 1)] = mean_row(
                 row["points_sum"], row["points_squares"], row["hands"]
             )
@@ -155,7 +162,8 @@ class HeartsRun(Run):
         total = float((hands["hands"] * hands["games"]).sum())
         squares = float((hands["hands"] ** 2 * hands["games"]).sum())
         row = mean_row(total, squares, n)
-        ends = self.table("end_reasons").set_index("reason")["games"]
+        # summed over the rotations of a rotated run (one row per reason and rotation)
+        ends = self.table("end_reasons").groupby("reason")["games"].sum()
         capped = rate_table([int(ends.get("max_hands", 0))], [n]).iloc[0]
         row.update({"capped": capped.rate, "capped_ci_low": capped.ci_low,
                     "capped_ci_high": capped.ci_high})

@@ -133,12 +133,11 @@ def queen_section(run: HeartsRun) -> Section:
         ),
     ]
     if len(tricks):
-        peak = tricks["rate"].idxmax()
+        peak = standout(estimates_of(tricks)).top.name
         row = tricks.loc[peak]
         findings.append(
             Finding(
-                f"The Queen fell most often on trick {peak} "
-                f"({rate_phrase(row.rate, row.ci_low, row.ci_high, int(row.n))} of hands).",
+                queen_trick_text(tricks),
                 row.rate, row.ci_low, row.ci_high, int(row.n), "hearts_queen", "queen_trick",
             )
         )
@@ -238,3 +237,23 @@ def seats_section(run: HeartsRun) -> Section:
         ],
         DEFINITIONS,
     )  # fmt: skip
+
+
+def queen_trick_text(tricks: pd.DataFrame) -> str:
+    """The trick the Queen of Spades fell on most often (``tricks``: a rate table indexed by
+    trick), named only when its interval lies above every other trick's
+    (``separation.standout``), else the tricks not separated from it."""
+    peak = standout(estimates_of(tricks))
+    row = tricks.loc[peak.top.name]
+    if peak.clear:
+        return (
+            f"The Queen fell most often on trick {peak.top.name} "
+            f"({rate_phrase(row.rate, row.ci_low, row.ci_high, int(row.n))} of hands)."
+        )
+    level = ", ".join(
+        f"trick {e.name} {rate_phrase(e.value, e.low, e.high)}" for e in peak.level
+    )
+    return (
+        f"No trick is measurably the one the Queen fell on most often: {level} "
+        f"(n={int(row.n):,} hands) are not separated."
+    )

@@ -154,6 +154,11 @@ class LuckyLionsRun(Run):
             float((sizes * counts).sum()), float((sizes**2 * counts).sum()), int(counts.sum())
         )
 
+    def rolls_counted(self) -> int:
+        """The dice rolls behind :meth:`mean_die_size` (every shown card of a roll)."""
+        rolls = self.table("rolls")
+        return int(rolls[["won", "tied", "lost", "void"]].to_numpy().sum())
+
     def animal_results(self) -> pd.DataFrame:
         """How often a shown card of each type was the sole winner, tied, lost (Wilson CIs),
         in whole games: the simulated counterpart of :meth:`animal_strength`."""
@@ -164,7 +169,10 @@ class LuckyLionsRun(Run):
         shown = sums.sum(axis=1)
         table = rate_table(sums["won"], shown).add_prefix("won_")
         table = table.join(rate_table(sums["lost"], shown).add_prefix("lost_"))
-        table["tied"] = sums["tied"] / shown
+        tied = rate_table(sums["tied"], shown)
+        table["tied"] = tied["rate"]
+        table["tied_ci_low"] = tied["ci_low"]
+        table["tied_ci_high"] = tied["ci_high"]
         table["shown"] = shown
         return table
 
@@ -246,10 +254,10 @@ class LuckyLionsRun(Run):
                 f"{row.best_pick_share_dice:.0%} of cards"
             )
         lines += ["", *self._card_lines(rules)]
-        lines += ["", "Shown cards in games: won the battle alone (95% CI), and tied:"]
+        lines += ["", "Shown cards in games: won the battle alone, and tied (95% CI; n = times "
+                      "shown):"]  # fmt: skip
         for card_type, row in self.animal_results().iterrows():
-            rate = format_rate(row.won_rate, row.won_ci_low, row.won_ci_high, int(row.shown))
-            lines.append(f"  {card_type!s:<14} {rate}  tied {row.tied:.1%}")
+            lines.append(shown_card_line(str(card_type), row))
         lines += ["", "Ties by cycle size (observed in games, 95% CI; exact for random cards):"]
         for size, row in self.tie_rates().iterrows():
             exact = (
@@ -266,14 +274,18 @@ class LuckyLionsRun(Run):
             f"Game length: {length['mean']:.2f} turns [{length.ci_low:.2f}, {length.ci_high:.2f}]"
             f", median {int(length['median'])}, 10%-90% {int(length.p10)}-{int(length.p90)}, "
             f"max {int(length['max'])} (one battle per turn)",
-            f"Cards in a die when rolled: {mean_die:.2f} [{low_die:.2f}, {high_die:.2f}]",
+            f"Cards in a die when rolled: {mean_die:.2f} [{low_die:.2f}, {high_die:.2f}] "
+            f"(n={self.rolls_counted():,} rolls)",
             "",
             "Zoo Cards won per game (95% CI):",
         ]
         by = "strategy" if self.rotated else "seat"
         for key, row in self.cards_won(by).iterrows():
             label = f"seat {key} {row.strategy:<22}" if by == "seat" else f"{key:<29}"
-            lines.append(f"  {label} {row['mean']:.2f} [{row.ci_low:.2f}, {row.ci_high:.2f}]")
+            lines.append(
+                f"  {label} {row['mean']:.2f} [{row.ci_low:.2f}, {row.ci_high:.2f}] "
+                f"(n={int(row.n):,})"
+            )
         lines += ["", "How games ended:"]
         names = {
             "points": f"a player reached {rules.points_to_win} points",
@@ -287,7 +299,8 @@ class LuckyLionsRun(Run):
             )
         powers = self.powers()
         if rules.wild_animals:
-            lines += ["", "Wild Animals powers used per game:"]
+            lines += ["", "Wild Animals powers used per game (a point estimate: the run keeps "
+                          "no squares of the uses):"]  # fmt: skip
             lines += [f"  {name:<29} {row.per_game:.3f}" for name, row in powers.iterrows()]
         return "\n".join(lines)
 
@@ -320,3 +333,11 @@ def describe_rules(rules: LuckySettings) -> str:
     ]
     parts += [flag.replace("_", " ") for flag in FLAGS if getattr(rules, flag)]
     return ", ".join(parts)
+
+
+def shown_card_line(card_type: str, row: pd.Series) -> str:
+    """A row of :meth:`LuckyRun.animal_results` as a summary line: the share of battles the
+    shown card won alone and the share it tied, each with its Wilson interval, and n."""
+    won = format_rate(row.won_rate, row.won_ci_low, row.won_ci_high, int(row.shown))
+    tied = format_rate(row.tied, row.tied_ci_low, row.tied_ci_high, int(row.shown))
+    return f"  {card_type:<14} {won.split(' (n=')[0]}  tied {tied}"

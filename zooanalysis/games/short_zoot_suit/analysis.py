@@ -358,8 +358,8 @@ class ZootRun(Run):
         lines = [super().summary(), "", f"Rules: {describe_rules(rules)}"]
         lines += [
             "",
-            "Points per round by source (mean; share of the strategy's points), and the total "
-            "(mean [95% CI]):",
+            "Points per round by source and in total (mean [95% CI]; n = the strategy's "
+            "player-rounds):",
         ]
         sources = self.points_by_source(by)
         for key in sources.index.get_level_values(0).unique():
@@ -368,11 +368,10 @@ class ZootRun(Run):
                 row = sources.loc[(key, source)]
                 if source == "intermediate" and rules.intermediate_scoring == "none":
                     continue
-                if source == "total":
-                    parts.append(f"total {format_mean(row['mean'], row.ci_low, row.ci_high)}")
-                else:
-                    parts.append(f"{source.replace('_', ' ')} {row['mean']:.2f} ({row.share:.0%})")
-            lines.append(f"  {key:<29} " + ", ".join(parts))
+                name = source.replace("_", " ")
+                parts.append(f"{name} {format_mean(row['mean'], row.ci_low, row.ci_high)}")
+            n = int(sources.loc[(key, "total")].n)
+            lines.append(f"  {key:<29} " + ", ".join(parts) + f" (n={n:,})")
         lines += ["", "Tricks won equal to shorts at a round's end (with at least one pair):"]
         for key, row in self.equal_rates(by).iterrows():
             rate = format_rate(row.bonus_rate, row.bonus_ci_low, row.bonus_ci_high, row.bonus_n)
@@ -407,17 +406,28 @@ class ZootRun(Run):
         if rules.draw_pile_cards or rules.build_draw_pile:
             lines += [
                 "",
-                "Draw piles by rank: cards per pile (a random pick), drawn back, and the "
-                "owner's points in rounds whose pile held the rank (mean [95% CI]):",
+                "Draw piles by rank: cards per pile (mean [95% CI]; a random pick's mean), the "
+                "share of those cards drawn back (95% CI, n = cards), and the owner's points "
+                "in rounds whose pile held the rank (mean [95% CI], n = rounds):",
             ]
             cards = self.pile_cards("rank")
             for _, row in cards.iterrows():
-                lines.append(
-                    f"  {row.rank_name:>2}  {row.cards_mean:.3f} ({row.random_cards:.3f}), "
-                    f"drawn back {row.drawn_rate:.0%}, round points "
-                    f"{format_mean(row.points_mean, row.points_ci_low, row.points_ci_high)}"
-                )
+                lines.append(pile_rank_line(row))
         return "\n".join(lines)
+
+
+def pile_rank_line(row: pd.Series) -> str:
+    """A row of :meth:`ZootRun.pile_cards` by rank as a summary line: cards per pile with
+    its interval (and a random pick's mean), the share drawn back with its Wilson interval
+    and n (cards), and the owner's round points with its interval and n (rounds)."""
+    cards = f"{row.cards_mean:.3f} [{row.cards_ci_low:.3f}, {row.cards_ci_high:.3f}]"
+    drawn = format_rate(row.drawn_rate, row.drawn_ci_low, row.drawn_ci_high, int(row.drawn_n))
+    points = format_mean(row.points_mean, row.points_ci_low, row.points_ci_high,
+                         int(row.points_n))  # fmt: skip
+    return (
+        f"  {row.rank_name:>2}  {cards} ({row.random_cards:.3f}), drawn back {drawn}, "
+        f"round points {points}"
+    )
 
 
 def _prefixed(row: pd.Series, prefix: str) -> pd.Series:

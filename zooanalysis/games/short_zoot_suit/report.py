@@ -16,6 +16,7 @@ from zooanalysis.games.short_zoot_suit.analysis import ZootRun, describe_rules, 
 from zooanalysis.games.short_zoot_suit.engine import SOURCES
 from zooanalysis.report.model import Figure, Finding, Section, Table
 from zooanalysis.report.style import PALETTE, REFERENCE, new_grid, percent_axis
+from zooanalysis.separation import Estimate, standout
 from zooanalysis.stats import format_rate, rate_table
 
 DEFINITIONS = {
@@ -82,7 +83,9 @@ def points_section(run: ZootRun) -> Section:
     overall = rate_table([same], [rounds]).iloc[0]
     findings = [
         Finding(
-            f"Across all players, {shares['pairs']:.0%} of the points came from pairs at 3, "
+            "Across all players (shares of the points: point estimates, the run keeps no "
+            f"cross-products of the sources), {shares['pairs']:.0%} of the points came from "
+            "pairs at 3, "
             f"{shares['equal_bonus']:.0%} from the equal bonus (the 2 more per pair when "
             f"tricks won equal shorts) and {shares['tricks']:.0%} from tricks"
             + (
@@ -218,22 +221,11 @@ def pile_section(run: ZootRun) -> Section:
             "most_piled_rank",
         )
     )
-    best = ranks.sort_values("points_mean", ascending=False).iloc[0]
-    worst = ranks.sort_values("points_mean").iloc[0]
-    apart = best.points_ci_low > worst.points_ci_high
+    most = standout(_rank_points(ranks)).top.name
+    best = ranks[ranks["rank_name"].astype(str) == most].iloc[0]
     findings.append(
         Finding(
-            (
-                f"Rounds whose draw pile held a {best.rank_name} were worth the most to its "
-                f"owner, {format_mean(best.points_mean, best.points_ci_low, best.points_ci_high)}"
-                f" points, and those with a {worst.rank_name} the least, "
-                f"{format_mean(worst.points_mean, worst.points_ci_low, worst.points_ci_high)}"
-                " (an association: who piles which cards differs)."
-                if apart
-                else "Rounds were worth about the same to the owner whatever ranks its draw "
-                f"pile held: the intervals of the best ({best.rank_name}) and the worst "
-                f"({worst.rank_name}) overlap."
-            ),
+            pile_points_text(ranks),
             best.points_mean,
             best.points_ci_low,
             best.points_ci_high,
@@ -249,10 +241,17 @@ def pile_section(run: ZootRun) -> Section:
         row = declined.loc[row_best]
         findings.append(
             Finding(
-                f"Ending a round on purpose (an empty hand, not drawing from a pile that still "
-                f"held cards) was most common for {row_best}: "
-                f"{format_rate(row.rate, row.ci_low, row.ci_high, int(row.n))} of its rounds"
-                + ("." if apart_best else " (not measurably more than the next strategy)."),
+                (
+                    f"Ending a round on purpose (an empty hand, not drawing from a pile that "
+                    f"still held cards) was most common for {row_best}: "
+                    f"{format_rate(row.rate, row.ci_low, row.ci_high, int(row.n))} of its "
+                    "rounds."
+                    if apart_best
+                    else "No strategy measurably ended rounds on purpose (an empty hand, not "
+                    "drawing from a pile that still held cards) most often: "
+                    f"{row_best} {format_rate(row.rate, row.ci_low, row.ci_high, int(row.n))} "
+                    "of its rounds is not separated from the next strategy's."
+                ),
                 row.rate,
                 row.ci_low,
                 row.ci_high,
@@ -351,7 +350,12 @@ def rounds_section(run: ZootRun) -> Section:
         ),
         Finding(
             f"Most empty hands at a round's end were '{reasons['rate'].idxmax()}': "
-            f"{format_rate(top.rate, top.ci_low, top.ci_high, int(top.n))} of them.",
+            f"{format_rate(top.rate, top.ci_low, top.ci_high, int(top.n))} of them."
+            if separated(reasons)[2]
+            else "No reason measurably ended the most rounds' empty hands: "
+            f"'{reasons['rate'].idxmax()}' "
+            f"{format_rate(top.rate, top.ci_low, top.ci_high, int(top.n))} is not separated "
+            "from the next.",
             top.rate,
             top.ci_low,
             top.ci_high,
@@ -421,3 +425,34 @@ def rounds_section(run: ZootRun) -> Section:
             Table("zoot_positions", "Points per round by position", positions),
         ],
     )
+
+
+def _rank_points(ranks: pd.DataFrame) -> list[Estimate]:
+    """The owner's mean round points for each rank its draw pile held, as estimates."""
+    return [
+        Estimate(str(row.rank_name), row.points_mean, row.points_ci_low, row.points_ci_high)
+        for _, row in ranks.iterrows()
+    ]
+
+
+def pile_points_text(ranks: pd.DataFrame) -> str:
+    """Which ranks in a draw pile went with the most and the fewest round points
+    (``ranks``: :meth:`ZootRun.pile_cards` by rank): each end named only when its interval
+    is separated from every other rank's (``separation.standout``), else the ranks not
+    separated from it are listed as no measurable difference."""
+
+    def phrase(e: Estimate) -> str:
+        article = "an" if e.name in ("A", "8") else "a"
+        return f"{article} {e.name} ({format_mean(e.value, e.low, e.high)} points)"
+
+    estimates = _rank_points(ranks)
+    most, least = standout(estimates), standout(estimates, highest=False)
+    parts = []
+    for answer, word in ((most, "the most"), (least, "the least")):
+        if answer.clear and len(estimates) > 1:
+            parts.append(f"rounds whose draw pile held {phrase(answer.top)} were worth {word}")
+        else:
+            level = ", ".join(phrase(e) for e in answer.level)
+            parts.append(f"no measurable difference among the ranks worth {word}: {level}")
+    text = "; ".join(parts)
+    return text[:1].upper() + text[1:] + " (an association: who piles which cards differs)."

@@ -50,8 +50,13 @@ class ThroughTheZooRun(Run):
         table = self.table("game_points")
         table["seat"] = table["seat"] + 1
         result = _mean_rows(table.groupby("seat"), "points", "games")
-        result.insert(0, "strategy", [self.lineup[seat - 1] for seat in result.index])
+        result.insert(0, "strategy", [self._seat_strategy(seat) for seat in result.index])
         return result
+
+    def _seat_strategy(self, seat: int) -> str:
+        """Seat ``seat``'s strategy (from 1), or "(rotated)" when the run rotated the lineup
+        through the seats (every seat then hosted every strategy in turn)."""
+        return "(rotated)" if self.rotated else self.lineup[seat - 1]
 
     def exhibit_points(self, by: str = "offset") -> pd.DataFrame:
         """Mean game points a seat scores in each exhibit's round, by ``offset`` (its place
@@ -87,9 +92,11 @@ class ThroughTheZooRun(Run):
         """What each exhibit decides: in games with a sole winner, the winner's lead over
         the average other player gained in that exhibit's round (and in the meta
         scoring), in game points, with its 95% interval, and its share of the whole lead."""
-        leads = self.table("leads").set_index("part")
+        # one row per part (and per rotation of a rotated run: summed here)
+        stored = self.table("leads")
+        leads = stored.groupby("part", sort=False)[["lead_sum", "lead_squares", "games"]].sum()
         n = int(leads["games"].iloc[0]) if len(leads) else 0
-        players = int(leads["players"].iloc[0]) if len(leads) else self.players
+        players = int(stored["players"].iloc[0]) if len(stored) else self.players
         rows = {}
         for part, row in leads.iterrows():
             scale = players - 1
@@ -109,9 +116,10 @@ class ThroughTheZooRun(Run):
         n, next to the fair share 1 / players."""
         orders = self.table("orders")
         orders["seat"] = orders["seat"] + 1
-        table = orders.set_index(["exhibits", "seat"])
+        # one row per order and seat (and per rotation of a rotated run: summed here)
+        table = orders.groupby(["exhibits", "seat"], sort=False)[["share_sum", "games"]].sum()
         rates = rate_table(table["share_sum"], table["games"])
-        rates.insert(0, "strategy", [self.lineup[seat - 1] for _, seat in table.index])
+        rates.insert(0, "strategy", [self._seat_strategy(seat) for _, seat in table.index])
         rates["fair"] = 1 / self.players
         return rates
 
@@ -121,7 +129,7 @@ class ThroughTheZooRun(Run):
         table["round"] = table["round"] + 1
         table["seat"] = table["seat"] + 1
         result = _mean_rows(table.groupby(["seat", "round"]), "cards", "count")
-        result.insert(0, "strategy", [self.lineup[s - 1] for s, _ in result.index])
+        result.insert(0, "strategy", [self._seat_strategy(s) for s, _ in result.index])
         return result
 
     def diamonds(self) -> pd.DataFrame:
@@ -136,7 +144,7 @@ class ThroughTheZooRun(Run):
         result["meta_points"] = points["mean"]
         result["meta_low"] = points["ci_low"]
         result["meta_high"] = points["ci_high"]
-        result.insert(0, "strategy", [self.lineup[s - 1] for s in result.index])
+        result.insert(0, "strategy", [self._seat_strategy(s) for s in result.index])
         return result
 
     def summary(self) -> str:
@@ -145,7 +153,13 @@ class ThroughTheZooRun(Run):
         if not len(leads) or leads["n"].iloc[0] == 0:
             return super().summary() + "\n\nNo game had a sole winner (what each exhibit " \
                 "decides is measured on those)."
-        lines = [super().summary(), "", "What each exhibit decides (winner's lead, game points):"]
+        lines = [
+            super().summary(),
+            "",
+            "What each exhibit decides (the sole winner's lead over the average other player, "
+            f"game points, mean [95% CI], n={int(leads['n'].iloc[0]):,} games with a sole "
+            "winner; its share of the whole lead is a point estimate):",
+        ]
         for part, row in leads.iterrows():
             lines.append(f"  {part}: {row['lead']:.2f} [{row['ci_low']:.2f}, "
                          f"{row['ci_high']:.2f}], {100 * row['share']:.0f}% of the lead")

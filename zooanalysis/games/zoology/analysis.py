@@ -21,7 +21,14 @@ from zooanalysis.games.zoology.rules import (
     settings_from_table,
 )
 from zooanalysis.games.zoology.strategies import new_work, own_information
-from zooanalysis.results import Run, add_rate, histogram_summary, length_lines
+from zooanalysis.results import (
+    Run,
+    add_rate,
+    histogram_mean,
+    histogram_summary,
+    length_lines,
+    mean_with_interval,
+)
 from zooanalysis.stats import format_rate, rate_table
 
 ACHIEVEMENTS = (
@@ -221,7 +228,9 @@ class ZoologyRun(Run):
         """Mean points per game from right free guesses (2 each) and from the second chance
         phase (1 each), and the second chance's share of all points."""
         by = self._by(by)
-        sums = self._seat_sums(by, ["points_free", "points_second_chance"])
+        sums = self._seat_sums(
+            by, ["points_free", "points_second_chance", "points_sum", "points_squares"]
+        )
         games = sums["games"]
         table = pd.DataFrame(
             {
@@ -231,6 +240,13 @@ class ZoologyRun(Run):
         )
         total = sums["points_free"] + sums["points_second_chance"]
         table["second_chance_share"] = sums["points_second_chance"] / total.where(total > 0)
+        intervals = [
+            mean_with_interval(float(row.points_sum), float(row.points_squares), int(row.games))
+            for row in sums.itertuples()
+        ]
+        table["points_mean"] = [mean for mean, _, _ in intervals]
+        table["points_ci_low"] = [low for _, low, _ in intervals]
+        table["points_ci_high"] = [high for _, _, high in intervals]
         table["n"] = games
         return table
 
@@ -324,25 +340,10 @@ class ZoologyRun(Run):
 
     def _suspense_lines(self) -> list[str]:
         """Lead changes per game and when the winner took the lead for good."""
-        lead = self.table("lead_changes").groupby("lead_changes")["games"].sum()
-        games = lead.sum()
-        lines = ["How open the games stay:"]
-        if games:
-            mean = (lead.index.to_numpy() * lead.to_numpy()).sum() / games
-            lines.append(
-                f"  lead changes per game        mean {mean:.2f}, none in "
-                f"{lead.get(0, 0) / games:.1%} of games"
-            )
-        settled = self.table("settled").groupby("settled_percent")["games"].sum()
-        if settled.sum():
-            cumulative = settled.cumsum() / settled.sum()
-            median = int(settled.index[np.searchsorted(cumulative.to_numpy(), 0.5)])
-            late = settled[settled.index >= 80].sum() / settled.sum()
-            lines.append(
-                f"  winner leads for good from   median {median}% of the turns; "
-                f"in the last 20% in {late:.1%} of games won alone"
-            )
-        return lines
+        return suspense_lines(
+            self.table("lead_changes").groupby("lead_changes")["games"].sum(),
+            self.table("settled").groupby("settled_percent")["games"].sum(),
+        )
 
     def _rules(self) -> ZoologySettings | None:
         """The run's settings, or None if its data files cannot be read any more."""
@@ -512,10 +513,16 @@ class ZoologyRun(Run):
                 "Points per game: right guesses while questions are asked (2 each) "
                 "+ second chance (1 each):",
             ]
+            lines.append(
+                "  (the split is a point estimate: the run keeps no squares of the parts; "
+                "total points mean [95% CI], n = games)"
+            )
             for key, row in self.points_by_source(by).iterrows():
                 lines.append(
                     f"  {name_of(key)} {row.free_mean:5.2f} + {row.second_chance_mean:5.2f}"
-                    f" (second chance {row.second_chance_share:.1%} of points)"
+                    f" (second chance {row.second_chance_share:.1%} of points); total "
+                    f"{row.points_mean:.2f} [{row.points_ci_low:.2f}, {row.points_ci_high:.2f}]"
+                    f" (n={int(row.n):,})"
                 )
             lines += ["", *self._suspense_lines()]
             if "free_windows" in self.table_names:
@@ -555,7 +562,9 @@ class ZoologyRun(Run):
             played = f"{row.played_bits:5.2f} when played; " if measured else ""
             lines.append(
                 f"  {int(row['rank']):>2}. {card:<20} {fresh} bits; {played}"
-                f"no Champion {row.no_champion_rate:.1%} (n={int(row.plays):,})"
+                "no Champion "
+                + format_rate(row.no_champion_rate, row.no_champion_ci_low,
+                              row.no_champion_ci_high, int(row.plays))
             )
         rules = self._rules()
         if rules is not None and rules.void_cards():
@@ -570,7 +579,7 @@ class ZoologyRun(Run):
             ]
         animals = self.animal_difficulty()
         if len(animals):
-            lines += ["", "Animals, hardest to identify first (first guess right):"]
+            lines += ["", "Animals by first guess right, lowest first (95% CI):"]
             picked = pd.concat([animals.head(5), animals.tail(3)]) if len(animals) > 8 else animals
             for position, (animal, row) in enumerate(picked.iterrows()):
                 if position == 5 and len(animals) > 8:
@@ -586,11 +595,39 @@ class ZoologyRun(Run):
                 )
         confusions = self.confusions().head(5)
         if len(confusions):
-            lines += ["", "Most confused pairs (wrong guesses, both directions):"]
-            for row in confusions.itertuples():
+            wrong = int(self.table("confusions")["count"].sum())
+            lines += ["", f"Most confused pairs (wrong guesses, both directions; share of the "
+                          f"{wrong:,} wrong guesses, 95% CI):"]  # fmt: skip
+            shares = rate_table(confusions["count"].to_numpy(), wrong)
+            for row, share in zip(confusions.itertuples(), shares.itertuples(), strict=True):
                 pair = f"{row.animal} / {row.confused_with}"
-                lines.append(
-                    f"  {pair:<29} {row.count:>10,} "
-                    f"({row.share_of_wrong_guesses:.1%} of wrong guesses)"
-                )
+                interval = format_rate(share.rate, share.ci_low, share.ci_high, wrong)
+                lines.append(f"  {pair:<29} {row.count:>10,} ({interval.split(' (n=')[0]})")
         return "\n".join(lines)
+
+
+def suspense_lines(lead_changes: pd.Series, settled: pd.Series) -> list[str]:
+    """"How open the games stay" from the histograms of lead changes per game and of the
+    percentage of turns after which the winner led for good (games won alone): the mean
+    lead changes with its 95% interval, and the shares of games with none and of games
+    settled in the last 20% of the turns with their Wilson intervals and n."""
+    lines = ["How open the games stay:"]
+    games = int(lead_changes.sum())
+    if games:
+        mean, low, high = histogram_mean(lead_changes)
+        none = rate_table([int(lead_changes.get(0, 0))], [games]).iloc[0]
+        lines.append(
+            f"  lead changes per game        mean {mean:.2f} [{low:.2f}, {high:.2f}], none in "
+            f"{format_rate(none.rate, none.ci_low, none.ci_high, games)} of games"
+        )
+    won_alone = int(settled.sum())
+    if won_alone:
+        cumulative = settled.cumsum() / won_alone
+        median = int(settled.index[np.searchsorted(cumulative.to_numpy(), 0.5)])
+        late = rate_table([int(settled[settled.index >= 80].sum())], [won_alone]).iloc[0]
+        lines.append(
+            f"  winner leads for good from   median {median}% of the turns; in the last 20% "
+            f"in {format_rate(late.rate, late.ci_low, late.ci_high, won_alone)} of games won "
+            "alone"
+        )
+    return lines
