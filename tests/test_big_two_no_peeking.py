@@ -48,20 +48,14 @@ def reshuffle_hidden(state: engine.RoundState, seat: int, rng: random.Random):
 
 
 def test_hidden_cards_never_change_a_decision(monkeypatch):
-    captured: list[tuple[engine.RoundState, int]] = []
-    original = engine.observe
+    def play() -> None:
+        for players, passing in ((4, "hard"), (3, "soft"), (2, "hard")):
+            rules = BigTwoSettings(players=players, passing=passing)
+            names = ",".join((["random", "control", "greedy", "random"])[:players])
+            for game in range(4):
+                engine.play_game(rules, engine.lineup(names), 5, game)
 
-    def spy(state, seat):
-        captured.append((copy.deepcopy(state), seat))
-        return original(state, seat)
-
-    monkeypatch.setattr(engine, "observe", spy)
-    for players, passing in ((4, "hard"), (3, "soft"), (2, "hard")):
-        rules = BigTwoSettings(players=players, passing=passing)
-        names = ",".join((["random", "control", "greedy", "random"])[:players])
-        for game in range(4):
-            engine.play_game(rules, engine.lineup(names), 5, game)
-    monkeypatch.setattr(engine, "observe", original)
+    captured = capture(monkeypatch, play)
     changed = assert_no_peeking(captured[::3], reshuffle_hidden, random.Random(1))
     assert changed > 50  # the hidden hands really changed
 

@@ -17,6 +17,7 @@ import random
 
 import numpy as np
 import pytest
+from test_chai_tea_jazz_engines_agree import CUSTOM  # every kind of contract row
 
 from zooanalysis.games.chai_tea_jazz import engine
 from zooanalysis.games.chai_tea_jazz.engine import (
@@ -39,16 +40,6 @@ TESTED = [
     "tracker:pick_at=-2,bet_at=-2,offer_at=2,spread=5",
 ]
 BUILT_IN = [BuiltinStrategy(parse_player(text, STRATEGIES)) for text in TESTED]
-CUSTOM = [
-    {"name": "Black", "plays": ["trump"], "suits": "black", "value": 1},
-    {"name": "Over or Pyramid", "plays": ["over", "pyramid"], "value": 2},
-    {"name": "Middle", "play": "middle", "value": 2},
-    {"name": "Trump Slalom", "play": "trump-slalom", "suits": "red", "value": 2},
-    {"name": "Avoid", "play": "avoidance", "value": 2, "second_place": True},
-    {"name": "Joker", "play": "joker", "value": 3},
-]
-"""Every kind of contract row (the engines-agree test's custom list): the strategies value
-hands by each contract's order, so each order is checked for peeking."""
 
 
 def hidden_places(state: RoundState, seat: int) -> list[tuple[str, int, int]]:

@@ -11,8 +11,8 @@ import random
 
 import numpy as np
 import pytest
+from test_dodgeball_exhibit import personal_hands  # the exhibit's personal decks
 
-from zooanalysis.cards.encoding import COPY_STRIDE
 from zooanalysis.games.dodgeball import engine, exhibit
 from zooanalysis.games.dodgeball.engine import RoundState
 from zooanalysis.games.dodgeball.rules import DodgeballSettings
@@ -29,7 +29,7 @@ from zooanalysis.games.dodgeball.strategies import (
     STRATEGIES,
     TIMEOUT_PLACE,
 )
-from zooanalysis.rng import game_stream, shuffle
+from zooanalysis.rng import game_stream
 
 LINEUPS = ["random", "dodger", "coach", "dodger:keep_suits=10,allstar=0",
            "coach:call_suits=4,exchange=1",
@@ -58,18 +58,6 @@ def snapshots(rules: DodgeballSettings, lineup: str, games: int, monkeypatch,
             engine.play_game(rules, engine.lineup(lineup), 77, game)
     monkeypatch.setattr(engine, "_ask", original)
     return seen
-
-
-def personal_hands(stream: np.ndarray) -> list[list[int]]:
-    """13 cards for each of 4 seats, each from its own shuffled deck (copy = seat), as
-    Through the Zoo draws them."""
-    hands = []
-    for seat in range(4):
-        deck = np.array([seat * COPY_STRIDE + suit * 16 + rank for suit in range(4)
-                         for rank in range(1, 14)], dtype=np.int64)
-        shuffle(deck, stream)
-        hands.append(sorted(int(code) for code in deck[:13]))
-    return hands
 
 
 def redeal_hidden(state: RoundState, seat: int, rng: random.Random) -> RoundState:
