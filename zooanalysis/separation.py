@@ -13,8 +13,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from zooanalysis.stats import holm
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 ALPHA = 0.05
 """The test level: a difference is measurable when Holm's adjusted p is below it."""
@@ -28,6 +32,17 @@ class Estimate:
     value: float
     low: float
     high: float
+
+
+def estimates_of(
+    table: pd.DataFrame, value: str = "rate", low: str = "ci_low", high: str = "ci_high"
+) -> list[Estimate]:
+    """Each row of a table with a value and its 95% interval (a rate table by default) as
+    an :class:`Estimate` named by its index."""
+    return [
+        Estimate(name, float(row[value]), float(row[low]), float(row[high]))
+        for name, row in table.iterrows()
+    ]
 
 
 @dataclass(frozen=True)

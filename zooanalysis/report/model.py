@@ -13,7 +13,7 @@ import pandas as pd
 from matplotlib.figure import Figure as MplFigure
 
 from zooanalysis.numbers import format_count
-from zooanalysis.separation import Estimate
+from zooanalysis.separation import estimates_of  # noqa: F401 (the reports import it from here)
 
 
 @dataclass
@@ -117,16 +117,6 @@ def mean_phrase(mean: float, low: float, high: float, unit: str = "") -> str:
     decimals = _decimals(high - low, 1.0)
     suffix = f" {unit}" if unit else ""
     return f"{mean:.{decimals}f} [{low:.{decimals}f}, {high:.{decimals}f}]{suffix}"
-
-
-def estimates_of(
-    table: pd.DataFrame, value: str = "rate", low: str = "ci_low", high: str = "ci_high"
-) -> list[Estimate]:
-    """Each row of a rate table as a ``separation.Estimate`` named by its index."""
-    return [
-        Estimate(name, float(row[value]), float(row[low]), float(row[high]))
-        for name, row in table.iterrows()
-    ]
 
 
 def points_phrase(difference: float, low: float, high: float) -> str:

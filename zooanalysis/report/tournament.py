@@ -12,7 +12,7 @@ from zooanalysis.report.model import Figure, Finding, ReportDocument, Section, T
 from zooanalysis.report.run_report import strategy_descriptions
 from zooanalysis.report.seat_order import tournament_seat_order_section
 from zooanalysis.report.style import HEATMAP, PALETTE, REFERENCE, new_figure, percent_axis
-from zooanalysis.separation import Estimate, standout
+from zooanalysis.separation import Estimate, estimates_of, standout
 from zooanalysis.tournament import TournamentResult
 
 DEFINITIONS = {
@@ -122,9 +122,7 @@ def _win_share_leader(rated_first: str, wins: pd.DataFrame) -> str:
     above every other's, ``separation.standout``), a sentence saying so: the rating counts
     finishing ahead of each opponent, the win share only the games won, and the two can
     disagree (a strategy that either wins or comes last). Nothing otherwise."""
-    best = standout([
-        Estimate(str(name), row.share, row.ci_low, row.ci_high) for name, row in wins.iterrows()
-    ])  # fmt: skip
+    best = standout(estimates_of(wins, "share"))
     if not best.clear or best.top.name == rated_first or len(wins) < 2:
         return ""
     win = wins.loc[best.top.name]

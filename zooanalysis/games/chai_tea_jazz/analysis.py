@@ -23,7 +23,7 @@ import pandas as pd
 from zooanalysis.games.chai_tea_jazz.engine import HOW_NAMES
 from zooanalysis.games.chai_tea_jazz.rules import ChaiSettings, settings_from_table
 from zooanalysis.results import Run, add_rate, histogram_summary, mean_with_interval
-from zooanalysis.separation import Estimate, Standout, standout
+from zooanalysis.separation import Standout, estimates_of, standout
 from zooanalysis.stats import format_rate, rate_table
 
 Z95 = 1.959963984540054
@@ -408,10 +408,7 @@ def easiest_contracts(declared: pd.DataFrame) -> Standout:
     """The contract whose declarers take the most points (``declared``: a table of
     :meth:`ChaiRun.declarer_points` by contract) and those the intervals do not separate
     from it (:func:`separation.standout`)."""
-    return standout([
-        Estimate(str(name), row.points_mean, row.points_ci_low, row.points_ci_high)
-        for name, row in declared.iterrows()
-    ])  # fmt: skip
+    return standout(estimates_of(declared, "points_mean", "points_ci_low", "points_ci_high"))
 
 
 def easiest_line(declared: pd.DataFrame) -> str:

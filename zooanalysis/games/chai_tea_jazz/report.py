@@ -22,7 +22,7 @@ from zooanalysis.games.chai_tea_jazz.analysis import (
 from zooanalysis.games.chai_tea_jazz.engine import HOW_NAMES
 from zooanalysis.report.model import Figure, Finding, Section, Table
 from zooanalysis.report.style import MAX_FIGURE_WIDTH, PALETTE, REFERENCE, new_grid, percent_axis
-from zooanalysis.separation import Estimate, standout
+from zooanalysis.separation import Estimate, estimates_of, standout
 from zooanalysis.stats import format_rate
 
 DEFINITIONS = {
@@ -166,10 +166,7 @@ def picking_section(run: ChaiRun) -> Section:
     rules = run.rules()
     choices = run.contract_choices("contract")
     findings = []
-    most = standout([
-        Estimate(str(name), r.forced_rate, r.forced_ci_low, r.forced_ci_high)
-        for name, r in choices.iterrows()
-    ])  # fmt: skip
+    most = standout(estimates_of(choices, "forced_rate", "forced_ci_low", "forced_ci_high"))
     top = most.top.name
     r = choices.loc[top]
     forced = format_rate(r.forced_rate, r.forced_ci_low, r.forced_ci_high, int(r.forced_n))
@@ -396,10 +393,7 @@ def evaluation_section(run: ChaiRun) -> Section:
 
 def _correlations(fit: pd.DataFrame) -> list[Estimate]:
     """Each contract's correlation of hand value and declarer points, as an estimate."""
-    return [
-        Estimate(str(name), row.correlation, row.ci_low, row.ci_high)
-        for name, row in fit.iterrows()
-    ]
+    return estimates_of(fit, "correlation")
 
 
 def evaluation_text(fit: pd.DataFrame) -> str:

@@ -16,7 +16,7 @@ from zooanalysis.games.short_zoot_suit.analysis import ZootRun, describe_rules, 
 from zooanalysis.games.short_zoot_suit.engine import SOURCES
 from zooanalysis.report.model import Figure, Finding, Section, Table
 from zooanalysis.report.style import PALETTE, REFERENCE, new_grid, percent_axis
-from zooanalysis.separation import Estimate, standout
+from zooanalysis.separation import Estimate, estimates_of, standout
 from zooanalysis.stats import format_rate, rate_table
 
 DEFINITIONS = {
@@ -429,10 +429,8 @@ def rounds_section(run: ZootRun) -> Section:
 
 def _rank_points(ranks: pd.DataFrame) -> list[Estimate]:
     """The owner's mean round points for each rank its draw pile held, as estimates."""
-    return [
-        Estimate(str(row.rank_name), row.points_mean, row.points_ci_low, row.points_ci_high)
-        for _, row in ranks.iterrows()
-    ]
+    return estimates_of(ranks.set_index("rank_name"), "points_mean", "points_ci_low",
+                        "points_ci_high")  # fmt: skip
 
 
 def pile_points_text(ranks: pd.DataFrame) -> str:
