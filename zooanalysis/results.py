@@ -21,6 +21,7 @@ from zooanalysis.stats import (  # noqa: F401  (histogram_mean, mean_with_interv
     histogram_mean,
     mean_with_interval,
     rate_table,
+    rate_with_interval,
 )
 from zooanalysis.storage import (
     MANIFEST,
@@ -494,11 +495,11 @@ def _widen_to_deals(shares: pd.DataFrame, per_deal: pd.DataFrame) -> None:
 
 def _share_and_either(row) -> str:
     """A seat's or strategy's win share and games won or shared, as one summary column."""
-    either = format_rate(
-        row.won_or_shared, row.won_or_shared_ci_low, row.won_or_shared_ci_high, int(row.n)
+    either = rate_with_interval(
+        row.won_or_shared, row.won_or_shared_ci_low, row.won_or_shared_ci_high
     )
     share = format_rate(row.share, row.ci_low, row.ci_high, int(row.n))
-    return f"{share}; won or shared {either.split(' (n=')[0]}"
+    return f"{share}; won or shared {either}"
 
 
 def _one_or_rotated(labels: pd.Series) -> str:

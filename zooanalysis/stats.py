@@ -114,13 +114,19 @@ def format_rate(rate: float, low: float, high: float, n: int) -> str:
     One decimal normally, two when the interval's half-width is under 0.1 percentage
     point (three under 0.01); ``n/a (n=0)`` when there is no rate.
     """
-    count = format_count(int(n))
+    return f"{rate_with_interval(rate, low, high)} (n={format_count(int(n))})"
+
+
+def rate_with_interval(rate: float, low: float, high: float) -> str:
+    """A rate with its interval, without its n (a line that gives n once for several
+    rates): ``27.1% [26.8%, 27.4%]``, decimals as :func:`format_rate`; ``n/a`` when there
+    is no rate."""
     if not math.isfinite(rate):
-        return f"n/a (n={count})"
+        return "n/a"
     if not (math.isfinite(low) and math.isfinite(high)):
-        return f"{rate * 100:.1f}% (n={count})"
+        return f"{rate * 100:.1f}%"
     d = _rate_decimals(low, high)
-    return f"{rate * 100:.{d}f}% [{low * 100:.{d}f}%, {high * 100:.{d}f}%] (n={count})"
+    return f"{rate * 100:.{d}f}% [{low * 100:.{d}f}%, {high * 100:.{d}f}%]"
 
 
 def two_proportion_test(s1: float, n1: float, s2: float, n2: float) -> float:

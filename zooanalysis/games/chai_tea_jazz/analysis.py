@@ -24,7 +24,7 @@ from zooanalysis.games.chai_tea_jazz.engine import HOW_NAMES
 from zooanalysis.games.chai_tea_jazz.rules import ChaiSettings, settings_from_table
 from zooanalysis.results import Run, add_rate, histogram_summary, mean_with_interval
 from zooanalysis.separation import Standout, estimates_of, standout
-from zooanalysis.stats import format_rate, rate_table
+from zooanalysis.stats import format_rate, rate_table, rate_with_interval
 
 Z95 = 1.959963984540054
 
@@ -374,8 +374,7 @@ class ChaiRun(Run):
                             row.game_points_ci_high, int(row.game_points_n))
                 if row.game_points_n else "-"
             )  # fmt: skip
-            share = format_rate(row.share_rate, row.share_ci_low, row.share_ci_high,
-                                int(row.share_n)).split(" (n=")[0]  # fmt: skip
+            share = rate_with_interval(row.share_rate, row.share_ci_low, row.share_ci_high)
             lines.append(
                 f"  debt {debt:>3}  {share}, points "
                 f"{format_mean(row.points_mean, row.points_ci_low, row.points_ci_high)}, score "
@@ -433,8 +432,8 @@ def choice_lines(contract: str, row: pd.Series, offers: bool) -> list[str]:
     pick named it (its own n)."""
     ways = [how for how in HOW_NAMES if how != "offer" or offers]
     parts = [
-        f"{how} " + format_rate(row[f"{how}_rate"], row[f"{how}_ci_low"],
-                                row[f"{how}_ci_high"], int(row[f"{how}_n"])).split(" (n=")[0]
+        f"{how} " + rate_with_interval(row[f"{how}_rate"], row[f"{how}_ci_low"],
+                                       row[f"{how}_ci_high"])
         for how in ways
     ]  # fmt: skip
     first = format_rate(row.first_pick_rate, row.first_pick_ci_low, row.first_pick_ci_high,

@@ -16,7 +16,7 @@ from zooanalysis.games.lucky_lions.decks import generate_zoo_cards
 from zooanalysis.games.lucky_lions.outcomes import outcome_matrix
 from zooanalysis.games.lucky_lions.rules import FLAGS, LuckySettings, settings_from_table
 from zooanalysis.results import Run, add_rate, histogram_summary, mean_with_interval
-from zooanalysis.stats import format_rate, rate_table
+from zooanalysis.stats import format_rate, rate_table, rate_with_interval
 
 GENERATED_DECKS = 200
 """Generated prints the deck-level analyses average over when every game had its own."""
@@ -338,6 +338,6 @@ def describe_rules(rules: LuckySettings) -> str:
 def shown_card_line(card_type: str, row: pd.Series) -> str:
     """A row of :meth:`LuckyRun.animal_results` as a summary line: the share of battles the
     shown card won alone and the share it tied, each with its Wilson interval, and n."""
-    won = format_rate(row.won_rate, row.won_ci_low, row.won_ci_high, int(row.shown))
+    won = rate_with_interval(row.won_rate, row.won_ci_low, row.won_ci_high)
     tied = format_rate(row.tied, row.tied_ci_low, row.tied_ci_high, int(row.shown))
-    return f"  {card_type:<14} {won.split(' (n=')[0]}  tied {tied}"
+    return f"  {card_type:<14} {won}  tied {tied}"

@@ -29,7 +29,7 @@ from zooanalysis.results import (
     length_lines,
     mean_with_interval,
 )
-from zooanalysis.stats import format_rate, rate_table
+from zooanalysis.stats import format_rate, rate_table, rate_with_interval
 
 ACHIEVEMENTS = (
     ("Discoverer", "2-player game", lambda players, regions: players == 2),
@@ -601,8 +601,8 @@ class ZoologyRun(Run):
             shares = rate_table(confusions["count"].to_numpy(), wrong)
             for row, share in zip(confusions.itertuples(), shares.itertuples(), strict=True):
                 pair = f"{row.animal} / {row.confused_with}"
-                interval = format_rate(share.rate, share.ci_low, share.ci_high, wrong)
-                lines.append(f"  {pair:<29} {row.count:>10,} ({interval.split(' (n=')[0]})")
+                interval = rate_with_interval(share.rate, share.ci_low, share.ci_high)
+                lines.append(f"  {pair:<29} {row.count:>10,} ({interval})")
         return "\n".join(lines)
 
 
