@@ -136,6 +136,12 @@ class Run(ResultFolder):
         """Number of games played."""
         return int(self.manifest["games"])
 
+    def one_seat_total(self, column: str) -> int:
+        """A count that every seat's row of the ``seats`` table repeats (the run's rounds,
+        hands), summed over the seatings of a rotated run (a row per seat and seating)."""
+        seats = self.table("seats")
+        return int(seats.loc[seats["seat"] == seats["seat"].iloc[0], column].sum())
+
     @property
     def games_played(self) -> int:
         """Games actually played: with seat rotation, every deal once per seating."""
@@ -298,7 +304,7 @@ class Run(ResultFolder):
         sums["share_sum"] = ("share_sum", "sum")
         if by == "seat":
             grouped = seats.groupby("seat").agg(
-                strategy=("strategy", _one_or_rotated), games=("games", "sum"), **sums
+                strategy=("strategy", one_or_rotated), games=("games", "sum"), **sums
             )
             grouped.index = grouped.index + 1
             trials = grouped["games"]
@@ -502,7 +508,7 @@ def _share_and_either(row) -> str:
     return f"{share}; won or shared {either}"
 
 
-def _one_or_rotated(labels: pd.Series) -> str:
+def one_or_rotated(labels: pd.Series) -> str:
     """A seat's strategy, or "(rotated)" when the seat hosted several in turn."""
     distinct = labels.unique()
     return distinct[0] if len(distinct) == 1 else "(rotated)"

@@ -18,7 +18,14 @@ import numpy as np
 import pandas as pd
 
 from zooanalysis.games.big_two.rules import KIND_NAMES, BigTwoSettings, settings_from_table
-from zooanalysis.results import Run, add_rate, histogram_mean, histogram_summary, length_lines
+from zooanalysis.results import (
+    Run,
+    add_rate,
+    histogram_mean,
+    histogram_summary,
+    length_lines,
+    one_or_rotated,
+)
 from zooanalysis.stats import format_rate, rate_table
 
 
@@ -38,8 +45,7 @@ class BigTwoRun(Run):
     def rounds_played(self) -> int:
         """Rounds in all games of the run (of every seating in a rotated run: one seat's
         rounds summed over the rotations)."""
-        seats = self.table("seats")
-        return int(seats.loc[seats["seat"] == seats["seat"].iloc[0], "rounds"].sum())
+        return self.one_seat_total("rounds")
 
     def first_player(self) -> pd.DataFrame:
         """Rounds in which the first trick's leader went out first (``opener``), and the
@@ -56,7 +62,7 @@ class BigTwoRun(Run):
         """Per seat (from 1): rounds it led the first trick, and how often it then went out
         first."""
         seats = self.table("seats").groupby("seat").agg(
-            strategy=("strategy", _seat_strategy), opener_firsts=("opener_firsts", "sum"),
+            strategy=("strategy", one_or_rotated), opener_firsts=("opener_firsts", "sum"),
             opener_rounds=("opener_rounds", "sum"),
         )  # one row per seat (and per rotation of a rotated run: summed here)
         table = rate_table(seats["opener_firsts"].to_numpy(), seats["opener_rounds"].to_numpy())
@@ -163,9 +169,3 @@ class BigTwoRun(Run):
                              + format_rate(share.rate, share.ci_low, share.ci_high, total))
         lines += length_lines(self.round_length())
         return "\n".join(lines)
-
-
-def _seat_strategy(labels: pd.Series) -> str:
-    """A seat's strategy, or "(rotated)" when the seat hosted several in turn."""
-    distinct = labels.unique()
-    return str(distinct[0]) if len(distinct) == 1 else "(rotated)"

@@ -12,7 +12,7 @@ import pandas as pd
 
 from zooanalysis.games.bug_house.engine import END_REASONS
 from zooanalysis.games.bug_house.rules import START_SEATS
-from zooanalysis.results import Run, add_rate, histogram_summary, length_lines
+from zooanalysis.results import Run, add_rate, histogram_summary, length_lines, one_or_rotated
 from zooanalysis.stats import format_rate, rate_table, two_proportion_test
 
 
@@ -96,9 +96,7 @@ class BugHouseRun(Run):
         stored = self.table("seats")
         # one row per seat (and per rotation of a rotated run: summed here)
         seats = stored.groupby("seat")[[*columns, "games", "clock_used_ms", "gifts_needed"]].sum()
-        seats["strategy"] = stored.groupby("seat")["strategy"].agg(
-            lambda labels: labels.iloc[0] if labels.nunique() == 1 else "(rotated)"
-        )
+        seats["strategy"] = stored.groupby("seat")["strategy"].agg(one_or_rotated)
         games = seats["games"]
         table = seats[columns].div(games, axis=0)
         table["clock_used_seconds"] = seats["clock_used_ms"] / games / 1000

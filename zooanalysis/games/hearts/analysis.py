@@ -47,8 +47,7 @@ class HeartsRun(Run):
     def hands_played(self) -> int:
         """Hands played in the run (all games; in a rotated run, of every seating: one seat's
         hands summed over the rotations, each of which has a row per seat)."""
-        seats = self.table("seats")
-        return int(seats.loc[seats["seat"] == seats["seat"].iloc[0], "hands"].sum())
+        return self.one_seat_total("hands")
 
     def _grouped(self, by: str, columns: list[str]) -> pd.DataFrame:
         """Seat-table sums by ``seat`` (from 1) or ``strategy`` (its seats together)."""
