@@ -31,6 +31,28 @@ def _state(seed: int, round_index: int, players: int):
     return hands, decks
 
 
+def assert_hidden_cards_change_nothing(rules, seat, round_index, exhibits, hands, decks,
+                                       points, start, other_seed, strategies, stream_seed):
+    """Draw anew every card ``seat`` cannot see (the other players' hands and decks) and
+    reorder its own deck and hand: its observation and every strategy's mulligan (from the
+    same random stream) stay the same."""
+    players = len(hands)
+    base = engine.observe(rules, seat, round_index, exhibits, hands, decks, points, start)
+    other_hands, other_decks = _state(other_seed, round_index, players)
+    other_hands[seat] = list(reversed(hands[seat]))
+    own = list(decks[seat])
+    np.random.default_rng(other_seed).shuffle(own)
+    other_decks[seat] = own
+    changed = engine.observe(rules, seat, round_index, exhibits, other_hands, other_decks,
+                             points, start)
+    assert changed == base
+    for text in strategies:
+        strategy = engine.lineup(text)[0]
+        first = strategy.mulligan(base, game_stream(stream_seed, round_index))
+        second = strategy.mulligan(changed, game_stream(stream_seed, round_index))
+        assert first == second, text
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 2**31), st.integers(0, 3), st.sampled_from(["zooklyn", "johannesburg"]),
        st.integers(0, 2**31))
@@ -38,22 +60,8 @@ def test_hidden_cards_change_nothing(seed, round_index, zoo, other_seed) -> None
     rules = settings_from_table({"zoo": zoo})
     hands, decks = _state(seed, round_index, 4)
     points = [[1, 2, 0, 3]] * round_index
-    seat = seed % 4
-    base = engine.observe(rules, seat, round_index, EXHIBITS, hands, decks, points, 1)
-    # other players' hands and decks redrawn, the own deck reordered
-    other_hands, other_decks = _state(other_seed, round_index, 4)
-    other_hands[seat] = list(reversed(hands[seat]))
-    own = list(decks[seat])
-    np.random.default_rng(other_seed).shuffle(own)
-    other_decks[seat] = own
-    changed = engine.observe(rules, seat, round_index, EXHIBITS, other_hands, other_decks,
-                             points, 1)
-    assert changed == base
-    for name in STRATEGIES:
-        strategy = engine.lineup(name)[0]
-        first = strategy.mulligan(base, game_stream(7, round_index))
-        second = strategy.mulligan(changed, game_stream(7, round_index))
-        assert first == second, name
+    assert_hidden_cards_change_nothing(rules, seed % 4, round_index, EXHIBITS, hands, decks,
+                                       points, 1, other_seed, list(STRATEGIES), 7)
 
 
 def test_the_own_hand_matters() -> None:
@@ -89,19 +97,6 @@ def test_hidden_cards_change_nothing_for_any_exhibits_players_and_limit(
                                  "mulligan_limit": limit})
     hands, decks = _state(seed, round_index, players)
     points = [[(seat + r) % 3 for seat in range(players)] for r in range(round_index)]
-    seat = seed % players
-    start = round_index % players
-    base = engine.observe(rules, seat, round_index, exhibits, hands, decks, points, start)
-    other_hands, other_decks = _state(other_seed, round_index, players)
-    other_hands[seat] = list(reversed(hands[seat]))
-    own = list(decks[seat])
-    np.random.default_rng(other_seed).shuffle(own)
-    other_decks[seat] = own
-    changed = engine.observe(rules, seat, round_index, exhibits, other_hands, other_decks,
-                             points, start)
-    assert changed == base
-    for text in TESTED:
-        strategy = engine.lineup(text)[0]
-        first = strategy.mulligan(base, game_stream(8, round_index))
-        second = strategy.mulligan(changed, game_stream(8, round_index))
-        assert first == second, text
+    assert_hidden_cards_change_nothing(rules, seed % players, round_index, exhibits, hands,
+                                       decks, points, round_index % players, other_seed,
+                                       TESTED, 8)
