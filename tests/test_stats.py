@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from zooanalysis import stats
 from zooanalysis.stats import format_rate, rate_table, two_proportion_test, wilson_interval
 
 Z95 = 1.959963984540054  # standard normal 97.5% quantile
@@ -225,3 +226,40 @@ def test_two_proportion_test_edges() -> None:
     assert two_proportion_test(100, 1000, 500, 1000) < 1e-50
     with pytest.raises(ValueError):
         two_proportion_test(11, 10, 3, 10)
+
+
+def test_clustered_rate_of_independent_units_is_wilson() -> None:
+    # Every game has one unit: the design effect is about 1 and the interval is Wilson's.
+    rng = np.random.default_rng(5)
+    x = (rng.random(4000) < 0.3).astype(float)
+    n = np.ones_like(x)
+    rate, low, high, effective = stats.clustered_rate(
+        x.sum(), n.sum(), (x * x).sum(), (n * n).sum(), (x * n).sum(), len(x)
+    )
+    assert rate == pytest.approx(x.mean())
+    assert effective == pytest.approx(len(x), rel=1e-3)
+    assert (low, high) == pytest.approx(stats.wilson_interval(x.sum(), n.sum()), abs=1e-5)
+
+
+def test_clustered_rate_widens_for_units_that_move_together() -> None:
+    # 10 units a game, all successes or all failures: 1,000 games carry only 1,000 units of
+    # information, not 10,000, so the interval is Wilson's for 1,000 units by hand.
+    x = np.array([10.0] * 400 + [0.0] * 600)
+    n = np.full(1000, 10.0)
+    rate, low, high, effective = stats.clustered_rate(
+        x.sum(), n.sum(), (x * x).sum(), (n * n).sum(), (x * n).sum(), len(x)
+    )
+    assert rate == pytest.approx(0.4)
+    # V = G/(G-1) * sum (x - p n)^2 / N^2 = 1000/999 * (400*36 + 600*16) / 1e8
+    assert effective == pytest.approx(10000 / (1000 / 999 * 24000 / 1e8 / (0.24 / 10000)))
+    assert (low, high) == pytest.approx(stats.wilson_interval(0.4 * effective, effective))
+    independent_low, independent_high = stats.wilson_interval(4000, 10000)
+    assert high - low > 3 * (independent_high - independent_low)
+
+
+def test_clustered_rate_edges() -> None:
+    assert all(math.isnan(v) for v in stats.clustered_rate(0, 0, 0, 0, 0, 0)[:3])
+    # One game: no spread to measure, counted as independent units.
+    assert stats.clustered_rate(3, 10, 9, 100, 30, 1)[3] == 10
+    # All successes: Wilson's exact upper bound 1.
+    assert stats.clustered_rate(20, 20, 200, 200, 200, 2)[2] == 1.0

@@ -203,6 +203,38 @@ def cluster_interval(sums: ArrayLike, trials: ArrayLike) -> tuple[float, float, 
     return p, max(0.0, p - half), min(1.0, p + half)
 
 
+def clustered_rate(
+    successes: float,
+    trials: float,
+    success_squares: float,
+    trial_squares: float,
+    cross: float,
+    games: int,
+) -> tuple[float, float, float, float]:
+    """A rate over units that come several to a game (claims, hands, decisions), with a
+    95% Wilson interval that allows for units of one game not being independent.
+
+    From per-game sums (``successes`` = sum of x_g, ``trials`` = sum of n_g,
+    ``success_squares`` = sum of x_g^2, ``trial_squares`` = sum of n_g^2, ``cross`` =
+    sum of x_g n_g over the ``games`` games g) the rate p = sum x / sum n has the
+    cluster-robust variance V = G/(G-1) sum_g (x_g - p n_g)^2 / N^2. Its design effect
+    d = V / (p(1-p)/N), floored at 1 (never narrower than counting the units as
+    independent), gives the effective number of units N/d, and the interval is Wilson's
+    for the rate p at that effective n. Returns ``(rate, low, high, effective_n)``; nan
+    bounds without trials, and an effective n of N with fewer than two games."""
+    if trials <= 0:
+        return math.nan, math.nan, math.nan, 0.0
+    p = successes / trials
+    design_effect = 1.0
+    if games >= 2 and 0.0 < p < 1.0:
+        spread = success_squares - 2.0 * p * cross + p * p * trial_squares
+        variance = games / (games - 1) * max(0.0, spread) / trials**2
+        design_effect = max(1.0, variance / (p * (1.0 - p) / trials))
+    effective = trials / design_effect
+    low, high = wilson_interval(p * effective, effective)
+    return p, float(low), float(high), effective
+
+
 def holm(p_values: ArrayLike) -> np.ndarray:
     """Holm-Bonferroni adjusted p-values (nan stays nan): reject where the adjusted p is
     below the level, and the chance of any false alarm among the tests stays below it."""
