@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from zooanalysis.field_analysis import analyse, interchangeable, meta_game
+from zooanalysis.field_analysis import analyse, interchangeable, meta_game, nash_conv_interval
 from zooanalysis.metagame import (
     TIE,
     Candidate,
@@ -234,3 +234,30 @@ def test_the_bootstrap_re_solves_with_the_same_rule() -> None:
     table = found.strategies.set_index("strategy")
     assert table["weight_ci_low"].tolist() == table["weight_ci_high"].tolist() == [0, 1, 0, 0]
     assert table.attrs["nash_conv_interval"] == (0.0, 0.0)
+
+
+def test_a_nash_conv_interval_contains_its_point_at_the_boundary() -> None:
+    """A constructed bootstrap sample as a field at equilibrium gives it: the point mix has
+    NashConv 0 on the measured game, and on 100 resampled games it looks 0.00001 to 0.00126
+    worse (never better: NashConv is at least 0). The percentiles, [0.0000413, 0.0012288],
+    lie above the point; the interval shown is [0, the 97.5th percentile] instead, which
+    contains the point and covers at least 95% (0 is never crossed). An interval that
+    already holds its point is kept as it is."""
+    draws = np.linspace(0.00001, 0.00126, 100)
+    low, high = np.percentile(draws, [2.5, 97.5])
+    assert low > 0.0 and low == pytest.approx(0.00004125)
+    assert nash_conv_interval(0.0, low, high) == (0.0, high)
+    assert nash_conv_interval(0.0005, low, high) == (low, high)
+    assert nash_conv_interval(0.0, 0.0, 0.0) == (0.0, 0.0)
+
+
+def test_psro_and_the_field_print_a_boundary_nash_conv_interval_from_0() -> None:
+    """Big Two's iteration 2 printed ``NashConv 0.000 points [0.001, 0.126]``, an interval
+    without its point; from a folder holding those percentiles it prints [0.000, 0.126]."""
+    from types import SimpleNamespace
+
+    from zooanalysis.psro import nash_conv_text
+
+    row = SimpleNamespace(nash_conv=0.0, nash_conv_ci_low=0.00001, nash_conv_ci_high=0.00126,
+                          field_games=40_000)  # fmt: skip
+    assert nash_conv_text(row) == "0.000 points [0.000, 0.126] (field of 40,000 games)"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from zooanalysis.field_analysis import IN_SUPPORT
+from zooanalysis.field_analysis import IN_SUPPORT, nash_conv_interval
 from zooanalysis.separation import Estimate, standout
 
 
@@ -102,7 +102,9 @@ def field_summary(result) -> str:
     m = result.manifest
     table = result.equilibrium()
     solution = m["solution"]
-    low, high = solution.get("nash_conv_ci", [float("nan")] * 2)
+    low, high = nash_conv_interval(
+        solution["nash_conv"], *solution.get("nash_conv_ci", [float("nan")] * 2)
+    )
     lines = [
         f"{m['title']} field: {len(m['population'])} strategies at {m['seats']} seats, "
         f"{m['compositions']} compositions in {m['lineups']} seatings x "

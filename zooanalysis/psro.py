@@ -406,10 +406,17 @@ class PsroResult(ResultFolder):
 
 def nash_conv_text(row) -> str:
     """An iteration's NashConv with its 95% bootstrap interval and the field's games
-    (``0.120 points [0.050, 0.210] (field of 98,000 games)``); folders written before the
-    interval was kept print the value and the games only."""
-    low = getattr(row, "nash_conv_ci_low", math.nan)
-    high = getattr(row, "nash_conv_ci_high", math.nan)
+    (``0.120 points [0.050, 0.210] (field of 98,000 games)``; an interval that lies above
+    its point, as a field written before :func:`~zooanalysis.field_analysis.nash_conv_interval`
+    may hold, is shown from 0); folders written before the interval was kept print the
+    value and the games only."""
+    from zooanalysis.field_analysis import nash_conv_interval
+
+    low, high = nash_conv_interval(
+        row.nash_conv,
+        getattr(row, "nash_conv_ci_low", math.nan),
+        getattr(row, "nash_conv_ci_high", math.nan),
+    )
     interval = (
         "" if pd.isna(low) or pd.isna(high) else f" [{100 * low:.3f}, {100 * high:.3f}]"
     )

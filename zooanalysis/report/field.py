@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from zooanalysis.field import FieldResult
+from zooanalysis.field_analysis import nash_conv_interval
 from zooanalysis.field_text import (
     alpha_sentence,
     deviation_sentence,
@@ -50,7 +51,9 @@ def field_document(result: FieldResult) -> ReportDocument:
         for i, text in enumerate(support_sentences(table))
     ]
     findings += [Finding(text, key="twins") for text in twin_sentences(table)]
-    low, high = solution.get("nash_conv_ci", [np.nan, np.nan])
+    low, high = nash_conv_interval(
+        solution["nash_conv"], *solution.get("nash_conv_ci", [np.nan, np.nan])
+    )
     findings.append(
         Finding(
             f"The solution is {100 * solution['nash_conv']:.3f} points of win share from an "
