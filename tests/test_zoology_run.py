@@ -154,6 +154,31 @@ def test_cooperative_grid_run_ranks_the_achievements(tmp_path: Path) -> None:
     assert "Achievements, hardest first" in run.summary()
     four = run.achievements(players=4)
     assert four.loc["Monsoon Voyager", "best_cell"] == "4 players, primary+asia"
+    assert_void_cards_are_named_for_every_board(run)
+
+
+def assert_void_cards_are_named_for_every_board(run) -> None:
+    """The grid plays 16 boards, and which cards no animal meets differs between them: the
+    primary board alone has six (rulebook data: no rainforest, wetland, desert or mountain
+    animal, no reptile, no spotted coat), primary+asia two (wetland, spots), and on the
+    primary board with Africa and Asia every card matches. The summary names them per board
+    (it named the primary board's six for the whole grid), and ``void_here`` is any board's."""
+    by_board = run.void_cards_by_board()
+    assert len(by_board) == 16
+    assert by_board["primary"] == ["rainforest", "wetland", "desert", "mountains", "scales",
+                                   "spots"]  # fmt: skip
+    assert by_board["primary+asia"] == ["wetland", "spots"]
+    assert by_board["primary+africa+asia"] == []
+    summary = run.summary()
+    assert "Cards whose condition no animal on a board meets (left out there), by board:" in summary
+    section = summary.split("by board:\n")[1].split("\n\n")[0]
+    flat = " ".join(section.split())
+    assert "on primary: rainforest (habitat = rainforest)," in flat
+    assert "on primary+asia: wetland (habitat = wetland), spots (coat_pattern = spotted)" in flat
+    assert "primary+africa+asia," in flat and "none (every card matches)" in flat
+    assert "on primary+asia+australia: spots (coat_pattern = spotted)" in flat
+    void = run.void_questions()
+    assert set(void.index[void["void_here"]]) == set(by_board["primary"])
 
 
 def test_cooperative_grid_is_the_same_for_any_number_of_workers(tmp_path: Path) -> None:

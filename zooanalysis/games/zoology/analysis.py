@@ -18,6 +18,7 @@ from zooanalysis.games.zoology.rules import (
     BOARD_COMBINATIONS,
     ZoologySettings,
     board_label,
+    cells,
     settings_from_table,
 )
 from zooanalysis.games.zoology.strategies import new_work, own_information
@@ -327,16 +328,64 @@ class ZoologyRun(Run):
 
     def void_questions(self) -> pd.DataFrame:
         """The run's cards with a condition, by board (:func:`void_questions`), with
-        ``void_here`` (no animal on the run's boards meets it) and ``left_out`` (so it was
-        not dealt: ``void_questions = "leave_out"``)."""
+        ``void_here`` (no animal meets it on at least one board this run played: a
+        cooperative grid plays all 16) and ``left_out`` (so it was not dealt there:
+        ``void_questions = "leave_out"``)."""
         settings = self._rules()
         if settings is None:
             raise KeyError("the run's animal or question file cannot be read any more")
         table = void_questions(settings)
-        here = {settings.questions[card].id for card in settings.void_cards()}
+        here = {card for cards in self.void_cards_by_board().values() for card in cards}
         table["void_here"] = table.index.isin(here)
         table["left_out"] = table["void_here"] & (settings.void_questions == "leave_out")
         return table
+
+    def void_cards_by_board(self) -> dict[str, list[str]]:
+        """For every board combination the run played (one, or a cooperative grid's 16),
+        the ids of the cards whose condition no animal on it meets, in card order."""
+        settings = self._rules()
+        if settings is None:
+            raise KeyError("the run's animal or question file cannot be read any more")
+        boards = dict.fromkeys(regions for _, regions in cells(settings, settings.players))
+        return {
+            board_label(regions): [settings.questions[c].id for c in settings.void_cards(regions)]
+            for regions in boards
+        }
+
+    def _void_lines(self) -> list[str]:
+        """The summary's cards that no animal on a board meets: for one board a list; for
+        several (a cooperative grid) one list per set of boards with the same such cards,
+        and the boards where every card matches."""
+        rules = self._rules()
+        if rules is None:
+            return []
+        by_board = self.void_cards_by_board()
+        if not any(by_board.values()):
+            return []
+        void = self.void_questions()
+        verb = "left out" if rules.void_questions == "leave_out" else "played as plain superlatives"
+
+        def named(cards: list[str]) -> str:
+            return ", ".join(f"{card} ({void.loc[card, 'condition']})" for card in cards)
+
+        if len(by_board) == 1:
+            return [
+                "",
+                f"Cards whose condition no animal on these boards meets ({verb}):",
+                *textwrap.wrap(
+                    named(next(iter(by_board.values()))), 96,
+                    initial_indent="  ", subsequent_indent="  ",
+                ),
+            ]  # fmt: skip
+        groups: dict[tuple[str, ...], list[str]] = {}
+        for board, cards in by_board.items():
+            groups.setdefault(tuple(cards), []).append(board)
+        lines = ["", f"Cards whose condition no animal on a board meets ({verb} there), by board:"]
+        for cards, boards in groups.items():
+            head = f"on {', '.join(boards)}: "
+            text = head + (named(list(cards)) if cards else "none (every card matches)")
+            lines += textwrap.wrap(text, 96, initial_indent="  ", subsequent_indent="    ")
+        return lines
 
     def _suspense_lines(self) -> list[str]:
         """Lead changes per game and when the winner took the lead for good."""
@@ -566,17 +615,7 @@ class ZoologyRun(Run):
                 + format_rate(row.no_champion_rate, row.no_champion_ci_low,
                               row.no_champion_ci_high, int(row.plays))
             )
-        rules = self._rules()
-        if rules is not None and rules.void_cards():
-            void = self.void_questions()
-            void = void[void["void_here"]]
-            verb = "left out" if void["left_out"].all() else "played as plain superlatives"
-            named = ", ".join(f"{card} ({row.condition})" for card, row in void.iterrows())
-            lines += [
-                "",
-                f"Cards whose condition no animal on these boards meets ({verb}):",
-                *textwrap.wrap(named, 96, initial_indent="  ", subsequent_indent="  "),
-            ]
+        lines += self._void_lines()
         animals = self.animal_difficulty()
         if len(animals):
             lines += ["", "Animals by first guess right, lowest first (95% CI):"]
