@@ -195,7 +195,7 @@ def test_designer_files_through_settings(tmp_path) -> None:
 
 
 def test_missing_file_is_named(tmp_path) -> None:
-    with pytest.raises(UserError, match="animals_file: no such file"):
+    with pytest.raises(UserError, match=r"'animals_file': no such file .* CSV animal table"):
         settings_from_table({"animals_file": str(tmp_path / "none.csv")})
 
 

@@ -1241,6 +1241,7 @@ def odds(
 ) -> None:
     """Exact chance that a random pile holds at least N animals of the claimed kind."""
     game, settings = _game_and_settings(game_name, scenario_file)
+    _refuse_unless_it_has(game, "odds_table", "odds table", "odds", game_name, scenario_file)
     table = game.odds_table(settings, _parse_sizes(pile, "--pile"))
     typer.echo(format_odds(table))
 
@@ -1281,7 +1282,27 @@ def deck(
 ) -> None:
     """Print a generated deck (or the scenario's deck file) with its exact animal strengths."""
     game, settings = _game_and_settings(game_name, scenario_file, "lucky-lions")
+    _refuse_unless_it_has(game, "deck_text", "deck generator", "deck", game_name, scenario_file)
     typer.echo(game.deck_text(settings, seed, as_toml))
+
+
+def _refuse_unless_it_has(
+    game: Game, method: str, what: str, command: str, game_name: str | None, scenario_file
+) -> None:
+    """One ``UserError`` line unless ``game`` has ``method`` (``zoosim odds``, ``deck``):
+    naming the option the game came from (``--game``, or the ``--scenario`` file whose game
+    it is) and the games the command is for."""
+    if getattr(type(game), method) is not getattr(Game, method):
+        return
+    base = getattr(Game, method)
+    able = [name for name in game_names() if getattr(type(get_game(name)), method) is not base]
+    allowed = f"zoosim {command} is for {', '.join(able)}"
+    if game_name is None and scenario_file is not None:
+        raise UserError(
+            f"--scenario: {scenario_file} is a {game.name} scenario, and {game.name} has no "
+            f"{what}; {allowed} (give a {' or '.join(able)} scenario)"
+        )
+    raise UserError(f"--game: {game.name} has no {what}; {allowed}")
 
 
 TERMINAL_WIDTH = 80

@@ -52,7 +52,7 @@ from pathlib import Path
 
 import numpy as np
 
-from zooanalysis.errors import UserError
+from zooanalysis.errors import SettingsError, UserError
 
 DATA_FOLDER = Path(__file__).parent / "data"
 DEFAULT_ANIMALS = DATA_FOLDER / "animals.csv"
@@ -168,13 +168,23 @@ def _parse_number(text: str) -> float | None:
     return value if math.isfinite(value) else None
 
 
+def _shipped(path: Path) -> str:
+    """A shipped data file as the package path a user can find it at."""
+    return "/".join(path.parts[-5:])
+
+
 def load_animals(path: str | Path = DEFAULT_ANIMALS) -> Animals:
     """Read and check an animal table; ``UserError`` naming the row and field otherwise.
 
     Read once per file version (a changed file is read again)."""
     path = Path(path)
     if not path.is_file():
-        raise UserError(f"animals_file: no such file {str(path)!r}")
+        raise SettingsError(
+            "animals_file",
+            f"no such file {str(path)!r} (paths are from the folder zoosim runs in); give a CSV "
+            f"animal table with the columns of the shipped {_shipped(DEFAULT_ANIMALS)}, or "
+            "leave animals_file out to play with that one",
+        )
     return _load_animals(str(path), path.stat().st_mtime_ns)
 
 
@@ -259,7 +269,12 @@ def load_questions(path: str | Path, animals: Animals) -> tuple[Question, ...]:
     version)."""
     path = Path(path)
     if not path.is_file():
-        raise UserError(f"questions_file: no such file {str(path)!r}")
+        raise SettingsError(
+            "questions_file",
+            f"no such file {str(path)!r} (paths are from the folder zoosim runs in); give a "
+            f"TOML question deck laid out as the shipped {_shipped(DEFAULT_QUESTIONS)}, or "
+            "leave questions_file out to play with that one",
+        )
     return _load_questions(str(path), path.stat().st_mtime_ns, animals)
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from zooanalysis.errors import SettingsError
+from zooanalysis.errors import SettingsError, UserError
 from zooanalysis.games.zoology.data import (
     DEFAULT_ANIMALS,
     DEFAULT_QUESTIONS,
@@ -261,6 +261,13 @@ def settings_from_table(table: Mapping[str, Any]) -> ZoologySettings:
 def validate(settings: ZoologySettings) -> None:
     """Reject settings no game can be played with; loads and checks the data files."""
     whole_number(settings.players, "players", MIN_PLAYERS, MAX_PLAYERS)
+    for key in ("animals_file", "questions_file"):
+        try:
+            getattr(settings, key.removesuffix("_file"))  # loads and checks the file
+        except SettingsError:
+            raise
+        except UserError as error:  # the file's content: name the setting too
+            raise SettingsError(key, str(error)) from None
     if settings.mode not in MODES:
         raise SettingsError("mode", f"{settings.mode!r}: allowed are {', '.join(MODES)}")
     counts = (
