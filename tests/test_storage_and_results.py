@@ -489,3 +489,34 @@ def test_load_run_on_an_unreadable_manifest(tmp_path: Path) -> None:
     (tmp_path / "manifest.json").write_text("{not json", encoding="utf-8")
     with pytest.raises(UserError, match="unreadable manifest"):
         load_run(tmp_path)
+
+
+def test_a_table_is_read_from_a_buffer_of_arrows_own(monkeypatch, tmp_path: Path) -> None:
+    """Arrow reads a saved table from memory it allocated, never through a Python object: from
+    an ``io.BytesIO`` its I/O threads call into Python, and a thread taking the GIL at
+    interpreter exit is ended by ``pthread_exit``, which aborts through Arrow's C++ thread
+    code ("terminate called without an active exception", apache/arrow#34314). Every
+    source handed to ``read_table`` is a native reader, its buffer not a view of Python
+    memory, and the table reads back the same, with filters too."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pd.DataFrame({"seat": [1, 2, 3], "name": ["a", "b", "c"]})
+    path = tmp_path / "t.parquet"
+    table.to_parquet(path)
+    sources = []
+    real = pq.read_table
+
+    def spy(source, **options):
+        sources.append(source)
+        return real(source, **options)
+
+    monkeypatch.setattr(pq, "read_table", spy)
+    assert storage.read_table_file(path).equals(table)
+    data = path.read_bytes()
+    filtered = storage.parse_table(data, path, filters=[("seat", ">", 1)])
+    assert filtered["name"].tolist() == ["b", "c"]
+    assert len(sources) == 2
+    assert all(isinstance(source, pa.BufferReader) for source in sources)
+    owned = storage.arrow_owned(data)
+    assert owned.to_pybytes() == data and owned.parent is None and owned.is_mutable

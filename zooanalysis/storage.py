@@ -737,11 +737,32 @@ def parse_table(data: bytes, path: Path, **options: Any) -> pd.DataFrame:
     import pyarrow.parquet as pq
 
     try:
-        return pq.read_table(io.BytesIO(data), **options).to_pandas()
+        return pq.read_table(pa.BufferReader(arrow_owned(data)), **options).to_pandas()
     except (pa.ArrowException, OSError, ValueError, KeyError) as error:
         if options:  # the bytes were checked: most likely a column or filter it lacks
             raise UserError(f"{path}: cannot read the rows asked for ({_damage(error)})") from None
         raise StorageError(f"{path}: not a readable Parquet table ({_damage(error)})") from None
+
+
+def arrow_owned(data: bytes) -> Any:
+    """A copy of ``data`` in a buffer Arrow allocated, for Arrow to read from.
+
+    Read from a Python file object (``io.BytesIO``), Arrow's I/O threads call back into
+    Python to read (measured: half the reads of a table ran on a thread Python did not
+    start), and a buffer over the ``bytes`` (``pa.py_buffer``) releases them under the GIL
+    on whichever thread drops it last: either way a native thread takes the GIL. At
+    interpreter exit CPython 3.11 ends such a thread with ``pthread_exit``
+    (python/cpython#87135), whose unwinding through Arrow's ``noexcept`` thread code calls
+    ``std::terminate``: "terminate called without an active exception", exit -6
+    (apache/arrow#34314: the aborting thread was an Arrow pool worker running pyarrow's
+    Python-bridge code). From a buffer of Arrow's own no Arrow thread touches Python; the
+    result is a ``pyarrow.Buffer``. The copy costs one memcpy of a
+    table that is read whole anyway."""
+    import pyarrow as pa
+
+    buffer = pa.allocate_buffer(len(data))
+    memoryview(buffer).cast("B")[:] = data
+    return buffer
 
 
 def read_table_file(path: Path, expected: str | None = None) -> pd.DataFrame:
