@@ -108,8 +108,9 @@ STRATEGIES: dict[str, StrategyInfo] = {
         "its partner or catch an opponent; keeps the All-Star for emergencies and catches. "
         "Benches and passes the high cards of its longest suit, sends the lowest card of its "
         "longest suit to the bench when hit, lets the partner with fewer cards lead after a "
-        "block, brings back the All-Star or a missing suit after a catch; never calls a "
-        "timeout but uses others' timeouts for the All-Star or a missing suit.",
+        "block (never one with no card, which could not lead), brings back the All-Star or a "
+        "missing suit after a catch; never calls a timeout but uses others' timeouts for the "
+        "All-Star or a missing suit.",
         _DODGER_PARAMS,
     ),
     "coach": StrategyInfo(
@@ -430,6 +431,18 @@ def _best_take(hand, bench, bench_allstars, order) -> int:
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
+def _block_leader(own_cards, partner_cards) -> int:
+    """Who a dodger names to lead after its block (0: itself, 1: its partner): the one with
+    fewer cards (itself on a tie), since a leader may play any card, but never one with no
+    card while the other has one (a leader with no card cannot play and loses the round)."""
+    if own_cards == 0 and partner_cards > 0:
+        return 1
+    if partner_cards == 0 and own_cards > 0:
+        return 0
+    return 0 if own_cards <= partner_cards else 1
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
 def dodger_decision(code, kind, params, masks, view):
     """``dodger`` (and ``coach``, which adds calling timeouts): deterministic. Everything
     is read from the arrays once, here."""
@@ -476,7 +489,7 @@ def dodger_decision(code, kind, params, masks, view):
                 chosen, chosen_size, chosen_value = face, size, value
         return chosen, -1
     if kind == BLOCK_LEADER:
-        return (0 if view[SIZE_SELF] <= view[SIZE_PARTNER] else 1), -1
+        return _block_leader(view[SIZE_SELF], view[SIZE_PARTNER]), -1
     # BRING_BACK
     to_partner = 1 if view[SIZE_PARTNER] < view[SIZE_SELF] else 0
     if bench_allstars > 0:
