@@ -490,10 +490,11 @@ def _play_and_report(request, progress: bool, folder) -> None:
     epilog=examples(
         "zoosim tournament --strategies bayes,cautious,aggressive,random --games 1e5",
         "zoosim tournament --game zoology --strategies bayes,curious --games 2e4",
+        "zoosim tournament --resume runs/NAME    # continue an interrupted tournament",
     )
 )
 def tournament(
-    game_name: Annotated[str, typer.Option("--game", help="Game.")] = "bluff",
+    game_name: GameOption = None,
     strategies: Annotated[
         str,
         typer.Option(
@@ -503,13 +504,16 @@ def tournament(
         ),
     ] = "",
     games: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--games",
-            help="Games in all: 1e5, 250k ..., rounded up to whole lineups; too few for "
-            "every lineup to play 2,000 are refused.",
+            help=with_default(
+                "Games in all: 1e5, 250k ..., rounded up to whole lineups; too few for "
+                "every lineup to play 2,000 are refused.",
+                "1e5",
+            ),
         ),
-    ] = "1e5",
+    ] = None,
     seats: Annotated[
         int | None,
         typer.Option(
@@ -517,7 +521,10 @@ def tournament(
             help=with_default("Players per game.", "the whole field, at most the game's maximum"),
         ),
     ] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Seed that fixes the tournament.")] = 1,
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", help=with_default("Seed that fixes the tournament.", "1")),
+    ] = None,
     jobs: JobsOption = None,
     out: Annotated[
         Path | None,
@@ -526,12 +533,73 @@ def tournament(
             help=with_default("Directory to write.", "runs/tournament-<game>-<time>-seed<seed>"),
         ),
     ] = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option(
+            "--resume",
+            help=with_default(
+                "Continue the interrupted tournament written to this path; give only "
+                "--jobs or --no-progress with it.",
+                "a new tournament",
+            ),
+        ),
+    ] = None,
     progress: ProgressOption = True,
 ) -> None:
     """Play every strategy against every other in fair seatings and rate them."""
-    from zooanalysis.tournament import TournamentRequest, run_tournament, tournament_plan
+    from zooanalysis.tournament import run_tournament, tournament_plan
 
-    game = get_game(game_name)
+    if resume is not None:
+        fixed = {
+            "--game": game_name,
+            "--strategies": strategies or None,
+            "--games": games,
+            "--seats": seats,
+            "--seed": seed,
+            "--out": out,
+        }
+        given = [name for name, value in fixed.items() if value is not None]
+        if given:
+            raise UserError(
+                f"--resume: {', '.join(given)} cannot change an interrupted tournament; "
+                "only --jobs and --no-progress may be given"
+            )
+        from zooanalysis.tournament import resume_request
+
+        request = resume_request(resume, _jobs(jobs))
+    else:
+        request = _new_tournament(game_name, strategies, games, seats, seed, jobs, out)
+    plan = tournament_plan(request)  # refuses too few games before anything is played
+    typer.echo(f"Plan: {plan.describe()}.", err=True)
+    with GameProgress(plan.games, f"{request.game.title} tournament", enabled=progress) as bar:
+        bar.status("playing")
+        result = run_tournament(
+            request,
+            on_progress=bar.advance,
+            unique=out is None and resume is None,
+            resume=resume is not None,
+            on_start=bar.start_at,
+        )
+    typer.echo(result.summary())
+    target = request.out
+    typer.echo(f"\nWritten to {target}/ (load with zooanalysis.load_run({str(target)!r}))")
+
+
+def _new_tournament(
+    game_name: str | None,
+    strategies: str,
+    games: str | None,
+    seats: int | None,
+    seed: int | None,
+    jobs: int | None,
+    out: Path | None,
+):
+    """The request of a new ``zoosim tournament``, its output checked (not yet reserved)."""
+    from zooanalysis.tournament import TournamentRequest
+    from zooanalysis.tournament_resume import COMMAND
+
+    game = get_game(game_name or "bluff")
+    seed = 1 if seed is None else seed
     if not strategies:
         raise UserError(
             f"--strategies: give at least two strategies, e.g. {','.join(game.strategies)}"
@@ -556,17 +624,17 @@ def tournament(
                 f"--seats: {error}; give --seats to play {len(field)} strategies in smaller tables"
             ) from None
         raise UserError(f"--seats: {error}") from None
-    total = parse_count(games, "--games")
+    total = parse_count("1e5" if games is None else games, "--games")
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     target = out or Path(f"runs/tournament-{game.name}-{stamp}-seed{seed}")
-    from zooanalysis.storage import check_can_create, check_new_run_path
+    from zooanalysis.storage import check_can_create, check_run_can_start
 
     # before the progress bar; the folder itself is reserved before the first game
     if out is not None:
-        check_new_run_path(target)
+        check_run_can_start(target, COMMAND)
     else:
         check_can_create(target, "--out")
-    request = TournamentRequest(
+    return TournamentRequest(
         game=game,
         settings=settings,
         field=field,
@@ -576,14 +644,6 @@ def tournament(
         jobs=_jobs(jobs),
         out=target,
     )
-    plan = tournament_plan(request)  # refuses too few games before anything is played
-    typer.echo(f"Plan: {plan.describe()}.", err=True)
-    with GameProgress(plan.games, f"{game.title} tournament", enabled=progress) as bar:
-        bar.status("playing")
-        result = run_tournament(request, on_progress=bar.advance, unique=out is None)
-    typer.echo(result.summary())
-    target = request.out
-    typer.echo(f"\nWritten to {target}/ (load with zooanalysis.load_run({str(target)!r}))")
 
 
 @app.command(
