@@ -322,6 +322,32 @@ def test_a_signal_mid_tournament_keeps_it_and_resume_finishes_it(
     assert checksums(out) == whole_tournament
 
 
+@pytest.mark.slow
+def test_a_killed_tournament_resumes_from_its_last_checkpoint(
+    whole_tournament: dict[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """SIGKILL (no chance to save): the last periodic checkpoint is kept, and resuming
+    from it plays again only what came after, to the same tables."""
+    out = tmp_path / "cut"
+    process = start_slowed(
+        TOURNAMENT_SCRIPT, 0.002, "tournament", *TOURNAMENT, "--seed", 4, "--jobs", 1,
+        "--out", out,
+    )  # fmt: skip
+    checkpoint = partial_path(out) / CHECKPOINT
+    deadline = time.monotonic() + 120  # a safety net for a broken test, not a measurement
+    while not checkpoint.exists():
+        assert process.poll() is None and time.monotonic() < deadline, process.communicate()
+        time.sleep(0.05)
+    time.sleep(1)
+    process.kill()
+    process.communicate(timeout=30)
+    assert process.returncode == -signal.SIGKILL and not out.exists()
+    assert 0 < load_checkpoint(partial_path(out)).state["games"] < GAMES
+    code, _, err = run_cli(capsys, "tournament", "--resume", out, "--no-progress")
+    assert code == 0, err
+    assert checksums(out) == whole_tournament
+
+
 @pytest.mark.parametrize(
     "signum",
     [
