@@ -48,3 +48,28 @@ SCRIPT = (
     "from zooanalysis import cli; sys.exit(cli.main(sys.argv[2:]))"
 )
 """``python -c SCRIPT SECONDS_PER_GAME run ...``: ``zoosim`` with slowed-down batches."""
+
+
+def slow_down_tournaments(seconds_per_game: float) -> None:
+    """Make every tournament of this process play its lineups' batches with
+    :class:`SleepyJob`."""
+    import zooanalysis.tournament as tournament
+
+    real = tournament.pairwise_job
+    tournament.pairwise_job = lambda *args: SleepyJob(real(*args), seconds_per_game)
+
+
+TUNE_GRID_SCRIPT = (
+    "import sys, slow_job, zooanalysis.tuning as tuning; tuning.GRID_POINTS = 2; "
+    "slow_job.slow_down(float(sys.argv[1])); "
+    "from zooanalysis import cli; sys.exit(cli.main(sys.argv[2:]))"
+)
+"""``python -c TUNE_GRID_SCRIPT SECONDS_PER_GAME tune ...``: ``zoosim`` with slowed-down
+batches and a tuning grid of two points per parameter (a small search)."""
+
+TOURNAMENT_SCRIPT = (
+    "import sys, slow_job; slow_job.slow_down_tournaments(float(sys.argv[1])); "
+    "from zooanalysis import cli; sys.exit(cli.main(sys.argv[2:]))"
+)
+"""``python -c TOURNAMENT_SCRIPT SECONDS_PER_GAME tournament ...``: ``zoosim`` with
+slowed-down tournament batches."""

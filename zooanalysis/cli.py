@@ -490,10 +490,11 @@ def _play_and_report(request, progress: bool, folder) -> None:
     epilog=examples(
         "zoosim tournament --strategies bayes,cautious,aggressive,random --games 1e5",
         "zoosim tournament --game zoology --strategies bayes,curious --games 2e4",
+        "zoosim tournament --resume runs/NAME    # continue an interrupted tournament",
     )
 )
 def tournament(
-    game_name: Annotated[str, typer.Option("--game", help="Game.")] = "bluff",
+    game_name: GameOption = None,
     strategies: Annotated[
         str,
         typer.Option(
@@ -503,13 +504,16 @@ def tournament(
         ),
     ] = "",
     games: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--games",
-            help="Games in all: 1e5, 250k ..., rounded up to whole lineups; too few for "
-            "every lineup to play 2,000 are refused.",
+            help=with_default(
+                "Games in all: 1e5, 250k ..., rounded up to whole lineups; too few for "
+                "every lineup to play 2,000 are refused.",
+                "1e5",
+            ),
         ),
-    ] = "1e5",
+    ] = None,
     seats: Annotated[
         int | None,
         typer.Option(
@@ -517,7 +521,10 @@ def tournament(
             help=with_default("Players per game.", "the whole field, at most the game's maximum"),
         ),
     ] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Seed that fixes the tournament.")] = 1,
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", help=with_default("Seed that fixes the tournament.", "1")),
+    ] = None,
     jobs: JobsOption = None,
     out: Annotated[
         Path | None,
@@ -526,12 +533,73 @@ def tournament(
             help=with_default("Directory to write.", "runs/tournament-<game>-<time>-seed<seed>"),
         ),
     ] = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option(
+            "--resume",
+            help=with_default(
+                "Continue the interrupted tournament written to this path; give only "
+                "--jobs or --no-progress with it.",
+                "a new tournament",
+            ),
+        ),
+    ] = None,
     progress: ProgressOption = True,
 ) -> None:
     """Play every strategy against every other in fair seatings and rate them."""
-    from zooanalysis.tournament import TournamentRequest, run_tournament, tournament_plan
+    from zooanalysis.tournament import run_tournament, tournament_plan
 
-    game = get_game(game_name)
+    if resume is not None:
+        fixed = {
+            "--game": game_name,
+            "--strategies": strategies or None,
+            "--games": games,
+            "--seats": seats,
+            "--seed": seed,
+            "--out": out,
+        }
+        given = [name for name, value in fixed.items() if value is not None]
+        if given:
+            raise UserError(
+                f"--resume: {', '.join(given)} cannot change an interrupted tournament; "
+                "only --jobs and --no-progress may be given"
+            )
+        from zooanalysis.tournament import resume_request
+
+        request = resume_request(resume, _jobs(jobs))
+    else:
+        request = _new_tournament(game_name, strategies, games, seats, seed, jobs, out)
+    plan = tournament_plan(request)  # refuses too few games before anything is played
+    typer.echo(f"Plan: {plan.describe()}.", err=True)
+    with GameProgress(plan.games, f"{request.game.title} tournament", enabled=progress) as bar:
+        bar.status("playing")
+        result = run_tournament(
+            request,
+            on_progress=bar.advance,
+            unique=out is None and resume is None,
+            resume=resume is not None,
+            on_start=bar.start_at,
+        )
+    typer.echo(result.summary())
+    target = request.out
+    typer.echo(f"\nWritten to {target}/ (load with zooanalysis.load_run({str(target)!r}))")
+
+
+def _new_tournament(
+    game_name: str | None,
+    strategies: str,
+    games: str | None,
+    seats: int | None,
+    seed: int | None,
+    jobs: int | None,
+    out: Path | None,
+):
+    """The request of a new ``zoosim tournament``, its output checked (not yet reserved)."""
+    from zooanalysis.tournament import TournamentRequest
+    from zooanalysis.tournament_resume import COMMAND
+
+    game = get_game(game_name or "bluff")
+    seed = 1 if seed is None else seed
     if not strategies:
         raise UserError(
             f"--strategies: give at least two strategies, e.g. {','.join(game.strategies)}"
@@ -556,17 +624,17 @@ def tournament(
                 f"--seats: {error}; give --seats to play {len(field)} strategies in smaller tables"
             ) from None
         raise UserError(f"--seats: {error}") from None
-    total = parse_count(games, "--games")
+    total = parse_count("1e5" if games is None else games, "--games")
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     target = out or Path(f"runs/tournament-{game.name}-{stamp}-seed{seed}")
-    from zooanalysis.storage import check_can_create, check_new_run_path
+    from zooanalysis.storage import check_can_create, check_run_can_start
 
     # before the progress bar; the folder itself is reserved before the first game
     if out is not None:
-        check_new_run_path(target)
+        check_run_can_start(target, COMMAND)
     else:
         check_can_create(target, "--out")
-    request = TournamentRequest(
+    return TournamentRequest(
         game=game,
         settings=settings,
         field=field,
@@ -576,14 +644,6 @@ def tournament(
         jobs=_jobs(jobs),
         out=target,
     )
-    plan = tournament_plan(request)  # refuses too few games before anything is played
-    typer.echo(f"Plan: {plan.describe()}.", err=True)
-    with GameProgress(plan.games, f"{game.title} tournament", enabled=progress) as bar:
-        bar.status("playing")
-        result = run_tournament(request, on_progress=bar.advance, unique=out is None)
-    typer.echo(result.summary())
-    target = request.out
-    typer.echo(f"\nWritten to {target}/ (load with zooanalysis.load_run({str(target)!r}))")
 
 
 @app.command(
@@ -1084,11 +1144,15 @@ def sweep(
     epilog=examples(
         "zoosim tune --strategy bayes --against bayes,cautious,random --games 2e5",
         "zoosim tune --strategy cautious --out runs/tune-cautious",
+        "zoosim tune --resume runs/tune-cautious   # continue an interrupted tuning",
     )
 )
 def tune(
-    game_name: Annotated[str, typer.Option("--game", help="Game.")] = "bluff",
-    strategy: Annotated[str, typer.Option("--strategy", help="The strategy to tune.")] = "bayes",
+    game_name: GameOption = None,
+    strategy: Annotated[
+        str | None,
+        typer.Option("--strategy", help=with_default("The strategy to tune.", "bayes")),
+    ] = None,
     against: Annotated[
         str | None,
         typer.Option(
@@ -1100,14 +1164,19 @@ def tune(
         ),
     ] = None,
     games: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--games",
-            help="Games for the whole search and the final comparison; too few for every "
-            "candidate to play 200 games in each seat are refused.",
+            help=with_default(
+                "Games for the whole search and the final comparison; too few for every "
+                "candidate to play 200 games in each seat are refused.",
+                "2e5",
+            ),
         ),
-    ] = "2e5",
-    seed: Annotated[int, typer.Option("--seed", help="Seed that fixes the search.")] = 1,
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", help=with_default("Seed that fixes the search.", "1"))
+    ] = None,
     jobs: JobsOption = None,
     out: Annotated[
         Path | None,
@@ -1120,13 +1189,106 @@ def tune(
             ),
         ),
     ] = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option(
+            "--resume",
+            help=with_default(
+                "Continue the interrupted tuning written to this path; give only --jobs "
+                "with it.",
+                "a new tuning",
+            ),
+        ),
+    ] = None,
 ) -> None:
     """Search a strategy's parameters for the best response to a fixed lineup."""
-    from zooanalysis.storage import check_new_run_path, reserve_output
-    from zooanalysis.tuning import TuneRequest, improvement, tuning_plan, write_tuning
+    from zooanalysis.storage import CHECKPOINT, reserve_output
+    from zooanalysis.tuning import improvement, resume_request, tuning_plan, write_tuning
     from zooanalysis.tuning import tune as run_tune
+    from zooanalysis.tuning_resume import COMMAND, start_memo
 
-    game = get_game(game_name)
+    if resume is not None:
+        fixed = {
+            "--game": game_name,
+            "--strategy": strategy,
+            "--against": against,
+            "--games": games,
+            "--seed": seed,
+            "--out": out,
+        }
+        given = [name for name, value in fixed.items() if value is not None]
+        if given:
+            raise UserError(
+                f"--resume: {', '.join(given)} cannot change an interrupted tuning; "
+                "only --jobs may be given"
+            )
+        request = resume_request(resume, _jobs(jobs))
+        out = resume
+    else:
+        request = _new_tuning(game_name, strategy, against, games, seed, jobs, out)
+    plan = tuning_plan(request)  # refuses too few games before anything is played
+    typer.echo(f"Plan: {plan.describe()}.", err=True)
+
+    def report(done: int, rounds: int, alive: int) -> None:
+        typer.echo(f"  round {done}/{rounds}: {alive} candidates played", err=True)
+
+    with ExitStack() as stack:  # the output folder is reserved before the search
+        folder = None
+        memo = None
+        if out is not None:
+            folder = stack.enter_context(
+                reserve_output(
+                    out,
+                    option="--resume" if resume is not None else "--out",
+                    resume=resume is not None,
+                    command=COMMAND,
+                )
+            )
+            memo = start_memo(folder, request, DEFAULT_BATCH_SIZE, plan.evaluations)
+        search, final = run_tune(request, report, memo)
+        gain = improvement(final)
+        game = request.game
+        typer.echo(
+            f"Tuning {request.strategy.name} against "
+            f"{', '.join(p.label for p in request.against)} in {game.title} "
+            f"({plan.total:,} games, the tuned player in every seat in turn, seed "
+            f"{request.seed}):"
+        )
+        for name, row in final.iterrows():
+            typer.echo(
+                f"  {name:<8} {row.player:<40} wins {100 * row.rate:.2f}% "
+                f"[{100 * row.ci_low:.2f}%, {100 * row.ci_high:.2f}%] (n={int(row.n):,})"
+            )
+        typer.echo(
+            f"Best response gains {100 * gain['gain']:+.2f} percentage points over the "
+            f"defaults [{100 * gain['ci_low']:+.2f}, {100 * gain['ci_high']:+.2f}], "
+            f"p={gain['p_value']:.2g}: an estimate of how exploitable this lineup is for "
+            f"{request.strategy.name} (measured on fresh deals)."
+        )
+        if folder is not None:
+            write_tuning(folder.working, request, search, final)
+            folder.finish()
+            for leftover in ("request.json", CHECKPOINT):  # after the rename: a crash keeps them
+                (folder.path / leftover).unlink(missing_ok=True)
+            typer.echo(f"Written to {out}/ (manifest.json, search.parquet, final.parquet)")
+
+
+def _new_tuning(
+    game_name: str | None,
+    strategy: str | None,
+    against: str | None,
+    games: str | None,
+    seed: int | None,
+    jobs: int | None,
+    out: Path | None,
+):
+    """The request of a new ``zoosim tune``, its output checked (not yet reserved)."""
+    from zooanalysis.storage import check_run_can_start
+    from zooanalysis.tuning import TuneRequest
+    from zooanalysis.tuning_resume import COMMAND
+
+    game = get_game(game_name or "bluff")
+    strategy = strategy or "bayes"
     if strategy not in game.strategies:
         raise UserError(
             f"--strategy: unknown strategy {strategy!r}; allowed are {', '.join(game.strategies)}"
@@ -1147,49 +1309,18 @@ def tune(
         game.settings_for_lineup(base, [*others, others[0]])
     except SettingsError as error:
         raise UserError(f"--against: {error}") from None
-    total = parse_count(games, "--games")
+    total = parse_count("2e5" if games is None else games, "--games")
     if out is not None:
-        check_new_run_path(out)
-    request = TuneRequest(
+        check_run_can_start(out, COMMAND)
+    return TuneRequest(
         game=game,
         settings=base,
         strategy=info,
         against=others,
         games=total,
-        seed=_whole(seed, "--seed", 0),
+        seed=_whole(1 if seed is None else seed, "--seed", 0),
         jobs=_jobs(jobs),
     )
-    plan = tuning_plan(request)  # refuses too few games before anything is played
-    typer.echo(f"Plan: {plan.describe()}.", err=True)
-
-    def report(done: int, rounds: int, alive: int) -> None:
-        typer.echo(f"  round {done}/{rounds}: {alive} candidates played", err=True)
-
-    with ExitStack() as stack:  # the output folder is reserved before the search
-        folder = (
-            stack.enter_context(reserve_output(out, resumable=False)) if out is not None else None
-        )
-        search, final = run_tune(request, report)
-        gain = improvement(final)
-        typer.echo(
-            f"Tuning {strategy} against {', '.join(p.label for p in others)} in {game.title} "
-            f"({plan.total:,} games, the tuned player in every seat in turn, seed {seed}):"
-        )
-        for name, row in final.iterrows():
-            typer.echo(
-                f"  {name:<8} {row.player:<40} wins {100 * row.rate:.2f}% "
-                f"[{100 * row.ci_low:.2f}%, {100 * row.ci_high:.2f}%] (n={int(row.n):,})"
-            )
-        typer.echo(
-            f"Best response gains {100 * gain['gain']:+.2f} percentage points over the "
-            f"defaults [{100 * gain['ci_low']:+.2f}, {100 * gain['ci_high']:+.2f}], "
-            f"p={gain['p_value']:.2g}: an estimate of how exploitable this lineup is for "
-            f"{strategy} (measured on fresh deals)."
-        )
-        if folder is not None:
-            write_tuning(folder.working, request, search, final)
-            folder.finish()
-            typer.echo(f"Written to {out}/ (manifest.json, search.parquet, final.parquet)")
 
 
 @app.command(

@@ -328,7 +328,12 @@ class _Checkpointer:
     under way included) so an interrupted run can be resumed."""
 
     def __init__(
-        self, folder: Path, position: Position, state: dict[str, Any], record: dict[str, Any]
+        self,
+        folder: Path,
+        position: Position,
+        state: dict[str, Any],
+        record: dict[str, Any],
+        extra: Callable[[], tuple[BatchResult, dict[str, Any]]] | None = None,
     ) -> None:
         self.folder = folder
         self.position = position
@@ -336,9 +341,18 @@ class _Checkpointer:
         self.state["request_sha256"] = record["sha256"]
         self.state["request"] = record["request"]
         self.state["code"] = record["code"]
+        self.extra = extra
+        """What else a save holds (a tournament's clusters and lineup): (counts, state)."""
         self.started = time.perf_counter()
         self.saved = self.started
         self.saved_games = position.games_played
+
+    def follow(self, position: Position) -> None:
+        """Checkpoint ``position`` from now on (a tournament's next lineup, whose counts go
+        on from the last one's); games of the last position not yet saved stay due."""
+        unsaved = self.position.games_played != self.saved_games
+        self.position = position
+        self.saved_games = -1 if unsaved else position.games_played
 
     def chunk_done(self) -> None:
         """A chunk was counted in the position; save if the last save is old enough."""
@@ -354,9 +368,14 @@ class _Checkpointer:
         state["batch_games"] = position.batch_games
         state["games"] = position.games_played
         state["wall_seconds"] = self.state["wall_seconds"] + (now - self.started)
+        counts = position.totals
+        if self.extra is not None:
+            more_counts, more_state = self.extra()
+            counts = {**counts, **more_counts}
+            state.update(more_state)
         write_checkpoint(
             self.folder,
-            position.totals,
+            counts,
             state,
             position.batch_counts if position.batch_games else None,
         )
@@ -496,6 +515,59 @@ def _start_or_resume(request: RunRequest, working: Path, resumed: bool) -> dict[
     return stored
 
 
+def start_or_check_request(
+    working: Path, record: dict[str, Any], resumed: bool, what: str, out: Path
+) -> dict[str, Any]:
+    """``request.json`` of a new piece of work (a tournament, a tuning: ``what``) to
+    ``out``, written with the sha256 of ``record`` and the code's fingerprint; resumed, the
+    stored one checked against ``record`` and the code (one line naming what differs) and
+    the resume command added. Returns its contents."""
+    command = list(sys.argv)
+    path = working / REQUEST_FILE
+    if not resumed:
+        stored = {
+            "format_version": FORMAT_VERSION,
+            "request": record,
+            "sha256": request_sha256(record),
+            "code": _code(),
+            "command": command,
+            "resume_commands": [],
+        }
+        write_json_atomically(path, stored)
+        return stored
+    stored = read_request_file(path)
+    differences = _differences(stored["request"], record)
+    if differences:
+        raise ResumeRefusedError(
+            f"--resume: {path} is the request of another {what} ({differences}); "
+            f"a {what} resumes only with the request it started with"
+        )
+    if stored["code"] != _code():
+        raise ResumeRefusedError(
+            f"--resume: the {what} at {out} was started by other zoosim code "
+            f"({stored['code']}; here {_code()}); finish it with that version"
+        )
+    stored["resume_commands"] = [*stored.get("resume_commands", []), command]
+    write_json_atomically(path, stored)
+    return stored
+
+
+def check_checkpoint_owner(path: Path, state: dict[str, Any], record: dict[str, Any]) -> None:
+    """Refuse the checkpoint at ``path`` (its ``state``) unless it was made for ``record``
+    (a ``request.json``'s contents) by this code; one line naming what differs."""
+    if state.get("request_sha256") != record["sha256"]:
+        differences = _differences(state.get("request") or {}, record["request"])
+        raise ResumeRefusedError(
+            f"--resume: {path} belongs to another request than {path.parent / REQUEST_FILE} "
+            f"({differences or 'no request recorded'}); the counts cannot be mixed"
+        )
+    if state.get("code") != record["code"]:
+        raise ResumeRefusedError(
+            f"--resume: {path} was made by other zoosim code ({state.get('code')}; "
+            f"here {record['code']})"
+        )
+
+
 def read_request_file(path: Path) -> dict[str, Any]:
     """The ``request.json`` of an interrupted run, checked against its own sha256."""
     try:
@@ -533,27 +605,10 @@ def _check_checkpoint(
     if not totals and not checkpoint.batch_counts and state["games"] == 0:
         return
     path = folder / CHECKPOINT
-    if state.get("request_sha256") != record["sha256"]:
-        differences = _differences(state.get("request") or {}, record["request"])
-        raise ResumeRefusedError(
-            f"--resume: {path} belongs to another request than {folder / REQUEST_FILE} "
-            f"({differences or 'no request recorded'}); the counts cannot be mixed"
-        )
-    if state.get("code") != record["code"]:
-        raise ResumeRefusedError(
-            f"--resume: {path} was made by other zoosim code ({state.get('code')}; "
-            f"here {record['code']})"
-        )
-    sample = job(0, 1)
-    expected = {key: np.shape(value) for key, value in sample.items() if not key.startswith("row_")}
-    parts = [("", totals), ("of the batch under way ", checkpoint.batch_counts)]
-    for label, counts in parts:
-        found = {key: np.shape(value) for key, value in counts.items()}
-        if found and expected != found:
-            raise ResumeRefusedError(
-                f"--resume: the counts {label}in {path} do not fit this run's batches "
-                f"({_shape_differences(expected, found)})"
-            )
+    check_checkpoint_owner(path, state, record)
+    check_count_shapes(
+        path, job, [("", totals), ("of the batch under way ", checkpoint.batch_counts)]
+    )
     _check_position(path, state, request)
     if (state["games"] > state["batch_games"]) != bool(totals) or (
         state["batch_games"] > 0
@@ -562,6 +617,20 @@ def _check_checkpoint(
             f"--resume: {path} lacks the counts of games its position says were played; "
             "the checkpoint was changed or damaged"
         )
+
+
+def check_count_shapes(path: Path, job, parts: list[tuple[str, BatchResult]]) -> None:
+    """Refuse the checkpoint at ``path`` unless each of its ``parts`` (label, counts) holds
+    exactly the count arrays that ``job`` makes, of their shapes (an empty part passes)."""
+    sample = job(0, 1)
+    expected = {key: np.shape(value) for key, value in sample.items() if not key.startswith("row_")}
+    for label, counts in parts:
+        found = {key: np.shape(value) for key, value in counts.items()}
+        if found and expected != found:
+            raise ResumeRefusedError(
+                f"--resume: the counts {label}in {path} do not fit this run's batches "
+                f"({_shape_differences(expected, found)})"
+            )
 
 
 def _shape_differences(expected: dict[str, tuple], found: dict[str, tuple]) -> str:

@@ -28,6 +28,7 @@ import subprocess
 import sys
 import threading
 import zipfile
+import zlib
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
@@ -646,7 +647,7 @@ def load_checkpoint(folder: Path) -> Checkpoint:
         if not isinstance(state, dict) or not {"next_batch", "games"} <= set(state):
             raise ValueError("its position is incomplete")
         state.setdefault("batch_games", 0)
-    except (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile) as error:
+    except (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile, zlib.error) as error:
         if isinstance(error, OSError) and not isinstance(error, zipfile.BadZipFile):
             cause = _cause(error)
         else:

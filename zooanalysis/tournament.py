@@ -30,7 +30,8 @@ from zooanalysis.games.base import BatchJob, BatchResult, Game
 from zooanalysis.outcome import share_unit, win_share_units
 from zooanalysis.results import ResultFolder
 from zooanalysis.stats import cluster_interval, rate_table
-from zooanalysis.strategy_spec import PlayerSpec
+from zooanalysis.strategy_spec import PlayerSpec, parse_lineup
+from zooanalysis.tournament_resume import CLUSTER_KEYS
 
 MAX_ALL_ORDERS = 24
 """Play every seat order when there are at most this many; otherwise a balanced subset."""
@@ -230,8 +231,6 @@ def bradley_terry(
     return table
 
 
-CLUSTER_KEYS = ("shares", "seat_games", "seat_shares", "seat_played")
-"""What a tournament keeps per cluster of deals (batch) for the win shares' intervals."""
 SHARE_KEYS = ("shares", "seat_shares", "strategy_seat_shares")
 """Counts of :class:`PairwiseBatch` kept in whole units of ``1 / share_unit(seats)``."""
 
@@ -392,24 +391,75 @@ def tournament_plan(request: TournamentRequest) -> TournamentPlan:
     return TournamentPlan(orders, each, batch_size_for(each))
 
 
+def resume_request(out: Path, jobs: int, backend: str = "threads") -> TournamentRequest:
+    """Rebuild the request of the interrupted tournament at ``out`` from its
+    ``request.json`` (checked against its sha256); the rebuilt request must give back
+    exactly the recorded one (checked when the folder is reserved)."""
+    from zooanalysis.games import get_game
+    from zooanalysis.simulation import REQUEST_FILE, read_request_file
+    from zooanalysis.storage import ResumeRefusedError, partial_path
+
+    path = partial_path(Path(out)) / REQUEST_FILE
+    if not path.is_file():
+        raise ResumeRefusedError(
+            f"--resume: no interrupted tournament to continue at {out} "
+            f"(no {path.name} in {path.parent})"
+        )
+    record = read_request_file(path)["request"]
+    try:
+        game = get_game(record["game"])
+        players = parse_lineup(",".join(record["strategies"]), game.strategies, "--strategies")
+        base = game.settings_from_table(record["settings"])
+        settings = game.settings_for_lineup(base, players[:1] * record["seats"])
+        return TournamentRequest(
+            game=game,
+            settings=settings,
+            field=players,
+            games=record["games"],
+            seats=record["seats"],
+            seed=record["seed"],
+            jobs=jobs,
+            backend=backend,
+            out=Path(out),
+        )
+    except (KeyError, TypeError) as error:
+        raise ResumeRefusedError(f"--resume: {path} lacks {error} or holds it wrong") from None
+
+
 def run_tournament(
     request: TournamentRequest,
     on_progress: Callable[[int], None] | None = None,
     unique: bool = False,
+    resume: bool = False,
+    on_start: Callable[[int], None] | None = None,
 ) -> TournamentResult:
     """Play every lineup on the same deals and rate the strategies; written to
     ``request.out`` if set: reserved (one writer, created) before the first game, and
-    appearing only when complete (``unique``: a taken default name becomes NAME-2 ...)."""
-    from zooanalysis.storage import reserve_output
+    appearing only when complete (``unique``: a taken default name becomes NAME-2 ...).
+
+    A tournament to disk keeps a checkpoint in its ``.NAME.partial`` folder every few
+    seconds and whenever it stops (see ``zooanalysis.tournament_resume``); ``resume``
+    continues the interrupted one at ``request.out`` to the same tables. ``on_start`` is
+    told the games already played (0 for a new one), ``on_progress`` every chunk's games.
+    """
+    from zooanalysis.storage import CHECKPOINT, reserve_output
+    from zooanalysis.tournament_resume import COMMAND
 
     if request.out is None:
+        if on_start is not None:
+            on_start(0)
         manifest, tables = _play_tournament(request, on_progress)
         return TournamentResult(manifest, tables)
-    with reserve_output(Path(request.out), resumable=False, unique=unique) as folder:
+    option = "--resume" if resume else "--out"
+    with reserve_output(
+        Path(request.out), option=option, resume=resume, unique=unique, command=COMMAND
+    ) as folder:
         request.out = folder.path
-        manifest, tables = _play_tournament(request, on_progress)
+        manifest, tables = _play_tournament(request, on_progress, folder, on_start)
         _write_tournament(folder.working, manifest, tables)
         folder.finish()
+        for leftover in ("request.json", CHECKPOINT):  # after the rename: a crash keeps them
+            (folder.path / leftover).unlink(missing_ok=True)
     return TournamentResult(manifest, path=request.out)
 
 
@@ -420,20 +470,33 @@ def _write_tournament(folder: Path, manifest: dict, tables: dict[str, pd.DataFra
 
 
 def _play_tournament(
-    request: TournamentRequest, on_progress: Callable[[int], None] | None
+    request: TournamentRequest,
+    on_progress: Callable[[int], None] | None,
+    folder=None,
+    on_start: Callable[[int], None] | None = None,
 ) -> tuple[dict, dict[str, pd.DataFrame]]:
-    """Play the tournament; its manifest and tables."""
-    from zooanalysis.runner import play, stream_batches
+    """Play the tournament (from its checkpoint in the reserved output ``folder``, if
+    any, saving new ones as it goes); its manifest and tables."""
+    from zooanalysis.runner import Position, play, stream_batches
 
     game = request.game
     labels = [player.label for player in request.field]
     plan = tournament_plan(request)
     orders, each, size = plan.orders, plan.games_each, plan.batch_size
-    totals: BatchResult = {}
+
+    def job_of(order: list[int]) -> PairwiseBatch:
+        lineup = [request.field[index] for index in order]
+        settings = game.settings_for_lineup(request.settings, lineup)
+        return pairwise_job(game, settings, lineup, order, len(labels))
+
+    progress, checkpoint = _start(request, plan, folder, job_of(orders[0]))
+    if on_start is not None:
+        on_start(progress.games_played(each))
+    totals = progress.position.totals
     # batch j of every lineup plays the same deals: together they are one bootstrap cluster
-    clusters: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    clusters = progress.clusters
     # the same clusters' win shares (and their trials) per strategy and per seat
-    shared: dict[int, dict[str, np.ndarray]] = {}
+    shared = progress.shared
 
     def keep_batch(batch, result: BatchResult) -> None:
         ahead, level = clusters.get(batch.index, (0, 0))
@@ -443,24 +506,30 @@ def _play_tournament(
             mine[key] = mine.get(key, 0) + result[key]
 
     def chunk_done(chunk) -> None:
+        if checkpoint is not None:
+            checkpoint.chunk_done()
         if on_progress is not None:
             on_progress(chunk.games)
 
-    wall = 0.0
-    for order in orders:
-        lineup = [request.field[index] for index in order]
-        settings = game.settings_for_lineup(request.settings, lineup)
-        job = pairwise_job(game, settings, lineup, order, len(labels))
+    wall = progress.wall_seconds
+    for index in range(progress.lineup, len(orders)):
+        if index > progress.lineup:
+            progress.lineup, progress.position = index, Position(totals)
+            if checkpoint is not None:
+                checkpoint.follow(progress.position)
         played = play(
-            job,
-            stream_batches(request.seed, size, each),
+            job_of(orders[index]),
+            stream_batches(request.seed, size, each, progress.position.batch),
             request.jobs,
             request.backend,
             keep_batch,
-            initial=totals,
+            on_halt=None if checkpoint is None else checkpoint.save_if_new,
+            position=progress.position,
             on_chunk=chunk_done,
         )
         wall += played.wall_seconds
+    if checkpoint is not None:  # a failure while tabulating or writing loses no game
+        checkpoint.save_if_new()
     unit = share_unit(request.seats)
     totals = in_shares(totals, unit)
     per_cluster = [in_shares(cluster, unit) for cluster in shared.values()]
@@ -478,6 +547,29 @@ def _play_tournament(
         ),
     }
     return _tournament_manifest(request, labels, orders, each, size, wall), tables
+
+
+def _start(request: TournamentRequest, plan: TournamentPlan, folder, job):
+    """Where the tournament starts, and its checkpointer (None without an output folder):
+    a new one records its request; a resumed one checks it and its checkpoint."""
+    from zooanalysis.simulation import _Checkpointer, start_or_check_request
+    from zooanalysis.tournament_resume import fresh_progress, saved_progress, tournament_record
+
+    if folder is None:
+        return fresh_progress(), None
+    record = start_or_check_request(
+        folder.working, tournament_record(request, plan), folder.resumed, "tournament",
+        folder.path,
+    )  # fmt: skip
+    progress = saved_progress(folder.working, record, plan, job)
+    checkpoint = _Checkpointer(
+        folder.working,
+        progress.position,
+        {"wall_seconds": progress.wall_seconds},
+        record,
+        extra=lambda: progress.saved_with(plan.games_each),
+    )
+    return progress, checkpoint
 
 
 def _tournament_manifest(request: TournamentRequest, labels, orders, each, size, wall):

@@ -16,6 +16,7 @@ import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -24,7 +25,14 @@ from zooanalysis.errors import UserError
 from zooanalysis.games.base import Game
 from zooanalysis.results import ResultFolder
 from zooanalysis.stats import rate_table, two_proportion_test
-from zooanalysis.strategy_spec import PlayerSpec, StrategyInfo, format_number, parse_player
+from zooanalysis.strategy_spec import (
+    PlayerSpec,
+    StrategyInfo,
+    format_number,
+    parse_lineup,
+    parse_player,
+)
+from zooanalysis.tuning_resume import EvaluationMemo
 
 GRID_POINTS = 5
 RANDOM_CANDIDATES = 24
@@ -105,6 +113,11 @@ class TunePlan:
         return search + 2 * self.final_games * self.seats
 
     @property
+    def evaluations(self) -> int:
+        """Evaluations (a candidate in one seat) the search and the final comparison play."""
+        return (sum(alive for alive, _ in self.rounds) + 2) * self.seats
+
+    @property
     def fewest_games(self) -> int:
         """The fewest games any candidate or finalist plays in one seat."""
         return min(self.final_games, *(games for _, games in self.rounds))
@@ -164,13 +177,26 @@ def tuning_plan(request: TuneRequest) -> TunePlan:
     return plan
 
 
-def evaluate(request: TuneRequest, player: PlayerSpec, games: int, seed: int) -> tuple[int, int]:
-    """(wins, seat-games) of ``player`` with ``games`` games in each seat of the lineup."""
+def evaluate(
+    request: TuneRequest,
+    player: PlayerSpec,
+    games: int,
+    seed: int,
+    memo: EvaluationMemo | None = None,
+) -> tuple[int, int]:
+    """(wins, seat-games) of ``player`` with ``games`` games in each seat of the lineup;
+    each seat's evaluation is taken from ``memo`` (a resumed tuning's kept ones) while it
+    has them, and added to it once played."""
     from zooanalysis.simulation import RunRequest, run_simulation
 
     wins = trials = 0
     seats = len(request.against) + 1
     for seat in range(seats):
+        kept = memo.replay(games) if memo is not None else None
+        if kept is not None:
+            wins += kept[0]
+            trials += kept[1]
+            continue
         lineup = [*request.against[:seat], player, *request.against[seat:]]
         settings = request.game.settings_for_lineup(request.settings, lineup)
         run = run_simulation(
@@ -186,13 +212,34 @@ def evaluate(request: TuneRequest, player: PlayerSpec, games: int, seed: int) ->
         seat_row = run.win_rates("seat").loc[seat + 1]
         wins += int(seat_row["wins"])
         trials += int(seat_row["games"])
+        if memo is not None:
+            memo.add(int(seat_row["wins"]), int(seat_row["games"]))
     return wins, trials
 
 
 def tune(
-    request: TuneRequest, on_round: Callable[[int, int, int], None] | None = None
+    request: TuneRequest,
+    on_round: Callable[[int, int, int], None] | None = None,
+    memo: EvaluationMemo | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Run the search; returns (every evaluation in the search, the final comparison)."""
+    """Run the search; returns (every evaluation in the search, the final comparison).
+
+    With ``memo`` (``tuning_resume``: a tuning to disk) every evaluation is kept as it is
+    played, saved every few seconds and when the search stops (Ctrl-C, SIGTERM, a failure),
+    and a resumed search takes the kept ones instead of playing them again."""
+    try:
+        return _search(request, on_round, memo)
+    except BaseException:
+        if memo is not None:
+            memo.save_if_new()
+        raise
+
+
+def _search(
+    request: TuneRequest,
+    on_round: Callable[[int, int, int], None] | None,
+    memo: EvaluationMemo | None,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     info = request.strategy
     pool = candidates(info, request.seed)
     plan = tuning_plan(request)
@@ -203,7 +250,7 @@ def tune(
         scores = {}
         for index in alive:
             player = player_with(info, pool[index], request.game.strategies)
-            wins, trials = evaluate(request, player, games, request.seed)
+            wins, trials = evaluate(request, player, games, request.seed, memo)
             scores[index] = wins / trials
             history.append(
                 {
@@ -225,7 +272,7 @@ def tune(
     final_rows = []
     for name, index in (("default", 0), ("best", best)):
         player = player_with(info, pool[index], request.game.strategies)
-        wins, trials = evaluate(request, player, final_games, final_seed)
+        wins, trials = evaluate(request, player, final_games, final_seed, memo)
         final_rows.append(
             {
                 "candidate": name,
@@ -240,6 +287,37 @@ def tune(
     search = pd.DataFrame(history)
     search = pd.concat([search, rate_table(search["wins"], search["trials"])], axis=1)
     return search, final
+
+
+def resume_request(out: Path, jobs: int) -> TuneRequest:
+    """Rebuild the request of the interrupted tuning at ``out`` from its ``request.json``
+    (checked against its sha256); the rebuilt request must give back exactly the recorded
+    one (checked when the folder is reserved)."""
+    from zooanalysis.games import get_game
+    from zooanalysis.simulation import REQUEST_FILE, read_request_file
+    from zooanalysis.storage import ResumeRefusedError, partial_path
+
+    path = partial_path(Path(out)) / REQUEST_FILE
+    if not path.is_file():
+        raise ResumeRefusedError(
+            f"--resume: no interrupted tuning to continue at {out} "
+            f"(no {path.name} in {path.parent})"
+        )
+    record = read_request_file(path)["request"]
+    try:
+        game = get_game(record["game"])
+        return TuneRequest(
+            game=game,
+            settings=game.settings_from_table(record["settings"]),
+            strategy=game.strategies[record["strategy"]],
+            against=parse_lineup(",".join(record["against"]), game.strategies, "--against"),
+            games=record["games"],
+            seed=record["seed"],
+            jobs=jobs,
+            min_games_per_seat=record["min_games_per_seat"],
+        )
+    except (KeyError, TypeError) as error:
+        raise ResumeRefusedError(f"--resume: {path} lacks {error} or holds it wrong") from None
 
 
 def improvement(final: pd.DataFrame) -> dict[str, float]:
