@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pandas as pd
@@ -44,3 +45,15 @@ def game_run(out: Path, game: str, *args: object, kind: type | None = None):
     if kind is not None:
         assert isinstance(run, kind)
     return run
+
+
+def forget_table(folder: Path, name: str) -> None:
+    """Drop table ``name`` from the manifest of the run folder at ``folder``, as a folder
+    written before its game counted it (unsealed, as such folders were)."""
+    from zooanalysis.storage import MANIFEST
+
+    path = folder / MANIFEST
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    manifest["tables"] = [table for table in manifest["tables"] if table != name]
+    manifest.pop("manifest_sha256", None)
+    path.write_text(json.dumps(manifest), encoding="utf-8")

@@ -13,6 +13,7 @@ from batch_helpers import assert_chunks_make_the_batch, assert_outcome_counts_ag
 
 from zooanalysis.games.big_two import engine
 from zooanalysis.games.big_two.batch import make_batch, play_batch_reference
+from zooanalysis.games.big_two.counts import count_kind_squares, new_totals
 from zooanalysis.games.big_two.rules import (
     FLUSH,
     FOUR,
@@ -89,6 +90,39 @@ def test_kernel_equals_reference(rules, lineup, seed, n_games):
     assert kernel_totals["settled_hist"].sum() == kernel_totals["sole_wins"].sum()
     if rules.is_match:
         assert kernel_rows["row_rounds"].max() > 1
+    # the per-game sums of squares (compared above) are not all zero, and each game's
+    # decisions by kind squared sum to at least the total's square over the games
+    decisions = kernel_totals["plays"].sum()
+    assert kernel_totals["decision_squares"][0] * n_games >= decisions**2 > 0
+    assert (kernel_totals["kind_cross"] >= kernel_totals["kind_squares"]).all()
+
+
+def test_count_kind_squares_by_hand():
+    # one game of 3 passes, 5 singles and a pair: n_g = 9 decisions
+    totals = new_totals(4)
+    count_kind_squares(np.array([3, 5, 1, 0, 0, 0, 0, 0, 0]), totals)
+    count_kind_squares(np.array([1, 1, 0, 0, 0, 0, 0, 0, 0]), totals)  # and one of 2
+    assert list(totals["kind_squares"][:3]) == [9 + 1, 25 + 1, 1]
+    assert list(totals["kind_cross"][:3]) == [27 + 2, 45 + 2, 9]
+    assert totals["decision_squares"][0] == 81 + 4
+    assert totals["kind_squares"][3:].sum() == totals["kind_cross"][3:].sum() == 0
+
+
+def test_per_game_squares_of_two_games_by_hand():
+    """Two games played one by one give x_g (decisions of each kind) and n_g (decisions);
+    the two-game batch's new counters are sum x_g^2, sum x_g n_g and sum n_g^2."""
+    rules = BigTwoSettings()
+    strategies = engine.lineup("random,control,greedy,random")
+    job = make_batch(rules, [s.player for s in strategies], with_rows=False)
+    x = [job(21, 1, first_game=g)["plays"].sum(axis=0) for g in (0, 1)]
+    n = [int(kinds.sum()) for kinds in x]
+    assert n[0] != n[1]  # two different games (about 40 decisions each)
+    both = job(21, 2)
+    np.testing.assert_array_equal(both["kind_squares"], x[0] ** 2 + x[1] ** 2)
+    np.testing.assert_array_equal(both["kind_cross"], x[0] * n[0] + x[1] * n[1])
+    assert both["decision_squares"][0] == n[0] ** 2 + n[1] ** 2
+    reference, _ = play_batch_reference(rules, strategies, 21, 2)
+    assert_same(both, reference)
 
 
 def test_rare_branches_are_reached():

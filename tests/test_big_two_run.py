@@ -9,8 +9,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from report_helpers import assert_report_reads_right
-from run_helpers import game_run, zoosim
+from run_helpers import forget_table, game_run, zoosim
 
+import zooanalysis
 from zooanalysis.games.big_two.analysis import BigTwoRun
 from zooanalysis.stats import rate_table
 
@@ -84,6 +85,45 @@ def test_summary_and_metrics(base) -> None:
     metrics = run.metrics()
     for key in ("opener_first_out_rate", "seat1_cards_left_mean", "decisions_mean"):
         assert key in metrics, key
+
+
+def test_decision_kinds_allow_for_decisions_of_one_game_moving_together(base) -> None:
+    run, _ = base
+    kinds = run.decision_kinds()
+    assert kinds["clustered"].all() and kinds["rate"].sum() == pytest.approx(1)
+    counts = run.table("play_kinds").groupby("kind")["plays"].sum()
+    independent = rate_table(counts, pd.Series(counts.sum(), counts.index))
+    for kind, row in kinds.iterrows():
+        assert row["n"] == counts.sum() and row["rate"] == pytest.approx(
+            independent.loc[kind, "rate"])
+        # never narrower than counting the decisions as independent
+        assert row["ci_low"] <= independent.loc[kind, "ci_low"] + 1e-12
+        assert row["ci_high"] >= independent.loc[kind, "ci_high"] - 1e-12
+    # pairs come in runs within a game (design effect about 2 here): clearly wider
+    pair, alone = kinds.loc["pair"], independent.loc["pair"]
+    assert pair["effective_n"] < 0.8 * pair["n"]
+    assert pair["ci_high"] - pair["ci_low"] > 1.1 * (alone["ci_high"] - alone["ci_low"])
+    text = run.summary()
+    assert "allow for the decisions of one game being correlated" in text
+    assert f"(n={int(counts.sum()):,} in {GAMES:,} games)" in text
+
+
+def test_a_folder_without_the_per_game_counts_shows_independent_intervals(
+    tmp_path: Path,
+) -> None:
+    run = big_two_run(tmp_path / "run", "--games", 300, "--seed", 5)
+    forget_table(Path(run.path), "kind_games")  # as a folder written before them
+    old = zooanalysis.load_run(run.path)
+    kinds = old.decision_kinds()
+    assert not kinds["clustered"].any()
+    counts = old.table("play_kinds").groupby("kind")["plays"].sum()
+    independent = rate_table(counts, pd.Series(counts.sum(), counts.index))
+    for column in ("rate", "ci_low", "ci_high", "n"):
+        assert kinds[column].to_numpy(float) == pytest.approx(
+            independent.loc[kinds.index, column].to_numpy(float))
+    text = old.summary()
+    assert "count the decisions as independent" in text and " games)" not in text
+    assert zoosim("show", run.path) == 0
 
 
 def test_report_findings_are_the_runs_numbers(base) -> None:

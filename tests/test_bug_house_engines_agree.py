@@ -80,6 +80,31 @@ def test_kernel_equals_reference(variant, lineup, seed, n_games):
     assert (kernel_totals["seat_counts"][:, F_GIVEN].sum() > 0) == passing
     if variant.get("delayed_singles"):
         assert kernel_totals["seat_counts"][:, F_SINGLES_CARD].sum() > 0
+    # the per-game sums of squares (compared above): sum n_g^2 >= (sum n_g)^2 / games
+    given = kernel_totals["seat_counts"][:, F_GIVEN].sum()
+    assert kernel_totals["given_squares"][4] * n_games >= given**2
+    assert (kernel_totals["given_squares"][4] > 0) == passing
+
+
+def test_per_game_squares_of_two_games_by_hand():
+    """Two games played one by one give each seat's x_g (gifts the partner needed) and n_g
+    (cards given); the two-game batch holds sum x_g^2, sum x_g n_g and sum n_g^2 per seat
+    and for all seats together (index 4), as the reference engine does."""
+    rules = BugHouseSettings()
+    strategies = engine.lineup("climber,fast,random,climber")
+    job = make_batch(rules, [s.player for s in strategies], False)
+    x, n = [], []
+    for game in (0, 1):
+        counts = job(41, 1, first_game=game)["seat_counts"]
+        x.append(np.append(counts[:, F_GIFTS_NEEDED], counts[:, F_GIFTS_NEEDED].sum()))
+        n.append(np.append(counts[:, F_GIVEN], counts[:, F_GIVEN].sum()))
+    assert x[0][4] + x[1][4] > 0 and n[0][4] != n[1][4]
+    both = job(41, 2)
+    np.testing.assert_array_equal(both["gift_squares"], x[0] ** 2 + x[1] ** 2)
+    np.testing.assert_array_equal(both["gift_cross"], x[0] * n[0] + x[1] * n[1])
+    np.testing.assert_array_equal(both["given_squares"], n[0] ** 2 + n[1] ** 2)
+    reference, _ = play_batch_reference(rules, strategies, 41, 2)
+    assert_same(both, reference)
 
 
 def test_rare_branches_are_reached():

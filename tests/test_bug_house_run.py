@@ -4,6 +4,7 @@ shipped scenario and sweep files."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -14,6 +15,8 @@ from run_helpers import assert_same_tables, tables_of, zoosim
 import zooanalysis
 from zooanalysis.games import get_game
 from zooanalysis.games.bug_house.analysis import BugHouseRun
+from zooanalysis.stats import rate_table
+from zooanalysis.storage import MANIFEST, sha256
 
 GAMES = 3000
 SIMULATIONS = Path(__file__).resolve().parent.parent / "simulations"
@@ -95,6 +98,52 @@ def test_analyses_carry_intervals(base_run: BugHouseRun) -> None:
     for text in ("Win rate by team", "How games end", "fair share 25.0%", "seconds"):
         assert text in summary
     assert "±" not in summary
+
+
+def test_gifts_needed_allow_for_the_gifts_of_one_game_moving_together(base_run) -> None:
+    seats = base_run.table("seats")
+    independent = rate_table([seats["gifts_needed"].sum()], [seats["cards_given"].sum()]).iloc[0]
+    share = base_run.gifts_needed()
+    assert share["clustered"] and share["n"] == independent["n"] > 0
+    assert share["rate"] == pytest.approx(independent["rate"])
+    # never narrower than counting the gifts as independent
+    assert share["ci_low"] <= independent["ci_low"] + 1e-12
+    assert share["ci_high"] >= independent["ci_high"] - 1e-12
+    activity = base_run.seat_activity()
+    assert activity["gifts_clustered"].all()
+    for seat, row in activity.iterrows():
+        alone = rate_table([seats.loc[seat - 1, "gifts_needed"]],
+                           [seats.loc[seat - 1, "cards_given"]]).iloc[0]  # fmt: skip
+        assert row["gifts_needed"] == pytest.approx(alone["rate"])
+        assert row["gifts_needed_ci_high"] - row["gifts_needed_ci_low"] >= (
+            alone["ci_high"] - alone["ci_low"] - 1e-12)
+
+
+def test_a_folder_without_the_per_game_counts_counts_gifts_as_independent(
+    tmp_path: Path,
+) -> None:
+    out = bug_run(tmp_path / "run", "--games", 200, "--seed", 5, "--jobs", 1)
+    manifest = json.loads((out / MANIFEST).read_text())
+    manifest.pop("manifest_sha256", None)  # as a folder written before the new columns
+    (out / MANIFEST).write_text(json.dumps(manifest))
+    seats_file = out / "seats.parquet"
+    seats = pd.read_parquet(seats_file)
+    seats = seats.drop(columns=[c for c in seats if "gift_squares" in c or "gift_cross" in c
+                                or "given_squares" in c])  # fmt: skip
+    seats.to_parquet(seats_file)
+    if "checksums" in manifest:
+        manifest["checksums"]["seats.parquet"] = sha256(seats_file.read_bytes())
+    (out / MANIFEST).write_text(json.dumps(manifest))
+    old = zooanalysis.load_run(out)
+    share = old.gifts_needed()
+    expected = rate_table([seats["gifts_needed"].sum()], [seats["cards_given"].sum()]).iloc[0]
+    assert not share["clustered"]
+    assert (share["ci_low"], share["ci_high"]) == pytest.approx(
+        (expected["ci_low"], expected["ci_high"]))
+    assert not old.seat_activity()["gifts_clustered"].any()
+    assert zoosim("report", out, "-o", tmp_path / "report") == 0
+    findings = pd.read_csv(tmp_path / "report" / "tables" / "findings.csv").set_index("key")
+    assert "counts the gifts as independent" in findings.loc["gifts_needed", "text"]
 
 
 def test_same_tables_for_any_number_of_workers(base_run, tmp_path: Path) -> None:

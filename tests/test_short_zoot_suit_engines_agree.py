@@ -13,6 +13,7 @@ from batch_helpers import assert_chunks_make_the_batch, assert_outcome_counts_ag
 
 from zooanalysis.games.short_zoot_suit import engine
 from zooanalysis.games.short_zoot_suit.batch import make_batch, play_batch_reference
+from zooanalysis.games.short_zoot_suit.counts import count_game_squares, new_totals
 from zooanalysis.games.short_zoot_suit.engine import DECLINED, EMPTY_PILE, PLACED_LAST
 from zooanalysis.games.short_zoot_suit.rules import ZootSettings
 from zooanalysis.games.short_zoot_suit.strategies import DRAW, PASS, PLACE
@@ -122,6 +123,58 @@ def test_kernel_equals_reference(rules, lineup, seed, n_games):
         assert kernel_totals["pile_rounds"].sum() > 0
     if rules.build_draw_pile:
         assert kernel_totals["actions"][:, PLACE].sum() > 0
+    # the per-game sums of squares (compared above) are real: every round ends with an
+    # empty hand, so each game's n_g >= rounds and sum n_g^2 >= games * rounds^2
+    assert kernel_totals["empty_squares"][0] >= n_games * rules.rounds**2
+    assert kernel_totals["end_cross"].sum() == kernel_totals["empty_squares"][0]
+    if rules.draw_pile_cards:
+        assert kernel_totals["pile_rank_squares"].sum() > 0
+
+
+def test_count_game_squares_by_hand():
+    # game 1: 3 hands empty with the pile empty, 1 declining; 2 aces drawn of 3 in piles
+    # game 2: 4 empty with the pile empty; no ace drawn of 1 in a pile, 1 two drawn of 1
+    totals = new_totals(4)
+    ends, drawn, pile = np.zeros(3, np.int64), np.zeros(16, np.int64), np.zeros(16, np.int64)
+    ends[[EMPTY_PILE, DECLINED]] = 3, 1
+    drawn[1], pile[1] = 2, 3
+    count_game_squares(ends, drawn, pile, totals)
+    ends[:], drawn[:], pile[:] = 0, 0, 0
+    ends[EMPTY_PILE] = 4
+    pile[1], drawn[2], pile[2] = 1, 1, 1
+    count_game_squares(ends, drawn, pile, totals)
+    assert totals["end_squares"][EMPTY_PILE] == 9 + 16
+    assert totals["end_squares"][DECLINED] == 1 and totals["end_squares"][PLACED_LAST] == 0
+    assert totals["end_cross"][EMPTY_PILE] == 3 * 4 + 4 * 4
+    assert totals["end_cross"][DECLINED] == 1 * 4
+    assert totals["empty_squares"][0] == 16 + 16
+    assert list(totals["drawn_rank_squares"][1:3]) == [4, 1]
+    assert list(totals["drawn_rank_cross"][1:3]) == [2 * 3, 1]
+    assert list(totals["pile_rank_squares"][1:3]) == [9 + 1, 1]
+
+
+def test_per_game_squares_of_two_games():
+    """Two games played one by one give x_g and n_g; the two-game batch holds their
+    squares, and the reference engine agrees."""
+    rules = ZootSettings()
+    strategies = engine.lineup("random,void,balanced,late")
+    job = make_batch(rules, [s.player for s in strategies], with_rows=False)
+    single = [job(31, 1, first_game=g) for g in (0, 1)]
+    both = job(31, 2)
+    ends = [one["empty_hands"].sum(axis=0) for one in single]
+    empty = [int(e.sum()) for e in ends]
+    drawn = [np.bincount(np.arange(64) & 15, one["drawn"].sum(axis=0), 16) for one in single]
+    pile = [np.bincount(np.arange(64) & 15, one["pile_rounds"].sum(axis=0), 16)
+            for one in single]  # fmt: skip
+    np.testing.assert_array_equal(both["end_squares"], ends[0] ** 2 + ends[1] ** 2)
+    np.testing.assert_array_equal(both["end_cross"], ends[0] * empty[0] + ends[1] * empty[1])
+    assert both["empty_squares"][0] == empty[0] ** 2 + empty[1] ** 2
+    np.testing.assert_array_equal(both["drawn_rank_squares"], drawn[0] ** 2 + drawn[1] ** 2)
+    np.testing.assert_array_equal(both["drawn_rank_cross"], drawn[0] * pile[0] + drawn[1] * pile[1])
+    np.testing.assert_array_equal(both["pile_rank_squares"], pile[0] ** 2 + pile[1] ** 2)
+    assert drawn[0].sum() > 0 and pile[1].sum() > 0
+    reference, _ = play_batch_reference(rules, strategies, 31, 2)
+    assert_same(both, reference)
 
 
 def test_rare_branches_are_reached():

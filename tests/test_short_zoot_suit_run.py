@@ -10,8 +10,9 @@ import numpy as np
 import pandas as pd
 import pytest
 from report_helpers import assert_report_reads_right
-from run_helpers import game_run, scenario_file, zoosim
+from run_helpers import forget_table, game_run, scenario_file, zoosim
 
+import zooanalysis
 from zooanalysis.games.short_zoot_suit.analysis import ZootRun
 from zooanalysis.games.short_zoot_suit.engine import END_REASONS, SOURCES
 from zooanalysis.stats import rate_table
@@ -125,6 +126,50 @@ def test_summary_and_metrics(base) -> None:
                 "points_pairs_share", "end_declined_to_draw_rate", "balanced_equal_bonus_rate"):
         assert key in metrics, key  # fmt: skip
     assert sum(metrics[f"points_{s}_share"] for s in SOURCES) == pytest.approx(1.0)
+
+
+def test_round_ends_and_drawn_back_allow_for_one_game_moving_together(base) -> None:
+    run, _ = base
+    ends = run.round_ends_overall()
+    seats = run.table("seats")
+    counts = pd.Series({r: seats[f"empty_hand_{r}"].sum() for r in END_REASONS})
+    independent = rate_table(counts, pd.Series(counts.sum(), counts.index))
+    assert ends["clustered"].all() and (ends["n"] == counts.sum()).all()
+    assert ends["rate"].to_numpy(float) == pytest.approx(independent["rate"].to_numpy(float))
+    # the piles run out for every seat of a round at once: far wider than independent
+    row, alone = ends.loc["draw_pile_empty"], independent.loc["draw_pile_empty"]
+    assert row["effective_n"] < 0.7 * row["n"]
+    assert row["ci_high"] - row["ci_low"] > 1.15 * (alone["ci_high"] - alone["ci_low"])
+    cards = run.pile_cards("rank")
+    assert cards["drawn_clustered"].all()
+    assert (cards["drawn_effective_n"] <= cards["drawn_n"] + 1e-9).all()
+    assert (cards["drawn_effective_n"] < cards["drawn_n"]).any()
+    text = run.summary()
+    assert "allow for the empty hands of one game being correlated" in text
+    assert "allow for the cards of one game being correlated" in text
+    assert f"in {GAMES:,} games)" in text
+
+
+def test_a_folder_without_the_per_game_counts_shows_independent_intervals(
+    tmp_path: Path,
+) -> None:
+    run = zoot_run(tmp_path / "run", "--games", 200, "--seed", 5)
+    for name in ("end_games", "drawn_games"):
+        forget_table(Path(run.path), name)  # as a folder written before them
+    old = zooanalysis.load_run(run.path)
+    ends = old.round_ends_overall()
+    seats = old.table("seats")
+    counts = pd.Series({r: seats[f"empty_hand_{r}"].sum() for r in END_REASONS})
+    independent = rate_table(counts, pd.Series(counts.sum(), counts.index))
+    assert not ends["clustered"].any()
+    for column in ("rate", "ci_low", "ci_high"):
+        assert ends[column].to_numpy(float) == pytest.approx(
+            independent[column].to_numpy(float), nan_ok=True)
+    assert not old.pile_cards("rank")["drawn_clustered"].any()
+    text = old.summary()
+    assert "count the empty hands as independent" in text
+    assert "count the cards as independent" in text and " games)" not in text
+    assert zoosim("show", run.path) == 0
 
 
 def test_report_findings_are_the_runs_numbers(base) -> None:

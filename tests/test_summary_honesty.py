@@ -109,13 +109,22 @@ def test_short_zoot_suit_pile_rank_line_gives_the_drawn_share_its_interval_and_n
     row = pd.Series({"rank_name": "A", "cards_mean": 0.5, "cards_ci_low": 0.4,
                      "cards_ci_high": 0.6, "random_cards": 0.385, "drawn_rate": 25 / 40,
                      "drawn_ci_low": low, "drawn_ci_high": high, "drawn_n": 40,
+                     "drawn_effective_n": 40.0, "drawn_clustered": False,
                      "points_mean": 9.5, "points_ci_low": 9.0, "points_ci_high": 10.0,
                      "points_n": 30})
-    assert pile_rank_line(row) == (
+    assert pile_rank_line(row, 20) == (
         f"   A  0.500 [0.400, 0.600] (0.385), drawn back 62.5% [{100 * low:.1f}%, "
         f"{100 * high:.1f}%] (n=40), round points 9.50 [9.00, 10.00] (n=30)"
     )
     assert (round(100 * low, 1), round(100 * high, 1)) == (47.0, 75.8)
+    # clustered by game (an effective n of 20 cards, say): the n says how many games
+    low, high = wilson(12.5, 20)
+    row.update({"drawn_ci_low": low, "drawn_ci_high": high, "drawn_effective_n": 20.0,
+                "drawn_clustered": True})
+    assert pile_rank_line(row, 20) == (
+        f"   A  0.500 [0.400, 0.600] (0.385), drawn back 62.5% [{100 * low:.1f}%, "
+        f"{100 * high:.1f}%] (n=40 in 20 games), round points 9.50 [9.00, 10.00] (n=30)"
+    )
 
 
 def test_lucky_lions_tied_share_has_its_interval() -> None:

@@ -59,6 +59,12 @@ def new_totals(players: int) -> dict[str, np.ndarray]:
         # trick by kind
         "plays": np.zeros((n, N_KINDS), dtype=np.int64),
         "leads": np.zeros(N_KINDS, dtype=np.int64),
+        # over games g, all seats together: sums of x_g^2 and x_g n_g for x_g = the game's
+        # decisions of each kind, and of n_g^2 for n_g = its decisions (for the clustered
+        # intervals of the decisions-by-kind shares: stats.clustered_rate)
+        "kind_squares": np.zeros(N_KINDS, dtype=np.int64),
+        "kind_cross": np.zeros(N_KINDS, dtype=np.int64),
+        "decision_squares": np.zeros(1, dtype=np.int64),
         "turns_hist": np.zeros(TURN_BINS, dtype=np.int64),
         "tricks_hist": np.zeros(TRICK_BINS, dtype=np.int64),
         "rounds_hist": np.zeros(ROUND_BINS, dtype=np.int64),
@@ -106,6 +112,10 @@ def tally(record: GameRecord, totals: dict[str, np.ndarray]) -> None:
         totals["turns_hist"][min(played.turns, TURN_BINS - 1)] += 1
         totals["tricks_hist"][min(played.tricks, TRICK_BINS - 1)] += 1
     totals["rounds_hist"][min(len(record.rounds), ROUND_BINS - 1)] += 1
+    game_kinds = np.zeros(N_KINDS, dtype=np.int64)
+    for played in record.rounds:
+        game_kinds += np.asarray(played.plays, dtype=np.int64).sum(axis=0)
+    count_kind_squares(game_kinds, totals)
     tally_decisions([options for played in record.rounds for options in played.decisions],
                     totals)  # fmt: skip
     best = min(record.points)
@@ -126,3 +136,12 @@ def tally(record: GameRecord, totals: dict[str, np.ndarray]) -> None:
     if n_best == 1 and record.moves > 0:
         start = settled_move(moves, leaders, record.winners[0])
         totals["settled_hist"][settled_bin(start, record.moves)] += 1
+
+
+def count_kind_squares(kinds: np.ndarray, totals: dict[str, np.ndarray]) -> None:
+    """Add one game's decisions by kind (all seats) into the per-game sums of squares."""
+    decisions = int(kinds.sum())
+    for kind in range(N_KINDS):
+        totals["kind_squares"][kind] += int(kinds[kind]) ** 2
+        totals["kind_cross"][kind] += int(kinds[kind]) * decisions
+    totals["decision_squares"][0] += decisions * decisions

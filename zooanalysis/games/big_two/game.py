@@ -108,6 +108,15 @@ def result_tables(totals: BatchResult, labels: list[str]) -> dict[str, pd.DataFr
     kinds = nonzero_cells(plays, ["seat", "kind"], "plays")
     kinds["kind"] = [KIND_NAMES[kind] for kind in kinds["kind"]]
     leads = pd.DataFrame({"kind": list(KIND_NAMES[1:]), "leads": totals["leads"][1:]})
+    kind_games = pd.DataFrame(
+        {
+            "kind": list(KIND_NAMES),
+            "plays": plays.sum(axis=0),
+            "squares": totals["kind_squares"],
+            "cross": totals["kind_cross"],
+            "decision_squares": int(totals["decision_squares"][0]),
+        }
+    )
     return {
         "seats": seat_table(counts, labels, **extra),
         "cards_left": nonzero_cells(totals["cards_left"], ["seat", "cards"], "rounds"),
@@ -122,6 +131,8 @@ def result_tables(totals: BatchResult, labels: list[str]) -> dict[str, pd.DataFr
         ),
         "play_kinds": kinds,
         "leads": leads,
+        # per-game sums of squares of the decisions by kind (all seats): clustered intervals
+        "kind_games": kind_games,
         "penalty": nonzero_cells(totals["penalty_hist"], ["seat", "penalty"], "games"),
         "turns": histogram(totals["turns_hist"], "turns"),
         "tricks": histogram(totals["tricks_hist"], "tricks"),

@@ -35,6 +35,7 @@ from zooanalysis.games.big_two.rules import (
     KIND_SHIFT,
     LOWEST_CARD,
     MAX_CARDS_PER_PLAYER,
+    N_KINDS,
     R_DOUBLE,
     R_EXTRA,
     R_OPENING,
@@ -303,6 +304,24 @@ def count_winners(points, wins, sole_wins):
     return n_best, winner
 
 
+@njit(cache=True, nogil=True, error_model="numpy")
+def count_kind_squares(plays, kinds_before, kind_squares, kind_cross, decision_squares) -> None:
+    """``counts.count_kind_squares`` for the game just played: its decisions by kind are
+    ``plays`` (summed over seats) less ``kinds_before`` (the same sums when it began)."""
+    players = plays.shape[0]
+    decisions = 0
+    for kind in range(N_KINDS):
+        game_kind = -kinds_before[kind]
+        for seat in range(players):
+            game_kind += plays[seat, kind]
+        kinds_before[kind] = game_kind
+        decisions += game_kind
+    for kind in range(N_KINDS):
+        kind_squares[kind] += kinds_before[kind] * kinds_before[kind]
+        kind_cross[kind] += kinds_before[kind] * decisions
+    decision_squares[0] += decisions * decisions
+
+
 def play_batch(
     config: dict,
     codes: np.ndarray,
@@ -325,7 +344,8 @@ def play_batch(
         totals["penalty_sum"], totals["penalty_squares"], totals["penalty_hist"],
         totals["cards_left"], totals["places"], totals["opener_rounds"],
         totals["opener_firsts"], totals["position_firsts"], totals["position_cards"],
-        totals["plays"], totals["leads"], totals["turns_hist"], totals["tricks_hist"],
+        totals["plays"], totals["leads"], totals["kind_squares"], totals["kind_cross"],
+        totals["decision_squares"], totals["turns_hist"], totals["tricks_hist"],
         totals["rounds_hist"], totals["lead_changes_hist"], totals["settled_hist"],
         totals["win_ties"], totals["margins"], totals["decision_options"],
         totals["game_decisions"], rows["row_points"], rows["row_penalty"], rows["row_rounds"],
@@ -339,8 +359,9 @@ def _play_batch(
     rules, template, card_ids, codes, params, batch_seed, first_game, n_games, masks, keys,
     games, rounds_total, wins, sole_wins, penalty_sum, penalty_squares, penalty_hist,
     cards_hist, places, opener_rounds, opener_firsts, position_firsts, position_cards,
-    plays, leads, turns_hist, tricks_hist, rounds_hist, lead_changes_hist, settled_hist,
-    win_ties, margins, decision_options, game_decisions, row_points, row_penalty, row_rounds,
+    plays, leads, kind_squares, kind_cross, decision_squares, turns_hist, tricks_hist,
+    rounds_hist, lead_changes_hist, settled_hist, win_ties, margins, decision_options,
+    game_decisions, row_points, row_penalty, row_rounds,
 ):
     players = codes.shape[0]
     deck = np.empty(template.shape[0], dtype=template.dtype)
@@ -353,6 +374,7 @@ def _play_batch(
     traj = np.zeros(4, dtype=np.int64)
     sizes = np.zeros(players, dtype=np.int64)
     stream = np.empty(1, dtype=np.uint64)
+    kinds_before = np.zeros(N_KINDS, dtype=np.int64)  # all seats' decisions by kind so far
     write_rows = row_rounds.shape[0] > 0
     match = rules[R_TARGET] > 0
     for game in range(n_games):
@@ -366,6 +388,10 @@ def _play_batch(
         game_moves = np.int64(0)  # typed: passed on to play_round (plays.py)
         n_rounds = 0
         decided = 0  # real decisions this game (zooanalysis.decisions)
+        for kind in range(N_KINDS):
+            kinds_before[kind] = 0
+            for seat in range(players):
+                kinds_before[kind] += plays[seat, kind]
         for round_index in range(MAX_ROUNDS):
             deal_hands(rules, template, card_ids, deck, stream, hands)
             opener, turns, tricks, moves, status, real = play_round(
@@ -413,6 +439,7 @@ def _play_batch(
             penalty_hist[seat, min(value, PENALTY_BINS - 1)] += 1
         tally_outcome(points, players, np.bool_(True), win_ties, margins)
         count_game_decisions(decided, game_decisions)
+        count_kind_squares(plays, kinds_before, kind_squares, kind_cross, decision_squares)
         lead_changes_hist[min(traj[T_CHANGES], LEAD_CHANGE_BINS - 1)] += 1
         if n_best == 1 and game_moves > 0:
             start = traj[T_START] if traj[T_STREAK] == winner else game_moves

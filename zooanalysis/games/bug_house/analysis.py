@@ -8,8 +8,10 @@ are the start players; team 1 = seats 1 & 3, team 2 = seats 2 & 4).
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
+from zooanalysis.cluster_rates import clustered_row
 from zooanalysis.games.bug_house.engine import END_REASONS
 from zooanalysis.games.bug_house.rules import START_SEATS
 from zooanalysis.results import Run, add_rate, histogram_summary, length_lines, one_or_rotated
@@ -90,24 +92,53 @@ class BugHouseRun(Run):
     def seat_activity(self) -> pd.DataFrame:
         """Per seat (from 1), averages per game: melds by kind, cards played, passes, tricks
         won, cards given and received, decisions, times stuck, seconds of clock used, and
-        the share of its gifts the partner needed (95% interval)."""
+        the share of its gifts the partner needed (95% interval allowing for the gifts of
+        one game being correlated, ``gifts_clustered``; independent for a run folder
+        written before the per-game counts)."""
         columns = ["singles", "pairs", "runs", "cards_played", "passes", "tricks_won",
                    "cards_given", "cards_received", "decisions", "stuck", "singles_card_taken"]
         stored = self.table("seats")
         # one row per seat (and per rotation of a rotated run: summed here)
-        seats = stored.groupby("seat")[[*columns, "games", "clock_used_ms", "gifts_needed"]].sum()
+        clustered = "gift_squares" in stored
+        sums = ["gift_squares", "given_squares", "gift_cross"] if clustered else []
+        seats = stored.groupby("seat")[
+            [*columns, "games", "clock_used_ms", "gifts_needed", *sums]
+        ].sum()
         seats["strategy"] = stored.groupby("seat")["strategy"].agg(one_or_rotated)
         games = seats["games"]
         table = seats[columns].div(games, axis=0)
         table["clock_used_seconds"] = seats["clock_used_ms"] / games / 1000
-        needed = rate_table(seats["gifts_needed"], seats["cards_given"])
+        needed = pd.DataFrame(
+            {
+                seat: clustered_row(
+                    row["gifts_needed"], row["cards_given"],
+                    *([float(row[name]) for name in sums] if clustered else [None] * 3),
+                    self.games_played,
+                )
+                for seat, row in seats.iterrows()
+            }
+        ).T  # fmt: skip
         table["gifts_needed"] = needed["rate"]
         table["gifts_needed_ci_low"] = needed["ci_low"]
         table["gifts_needed_ci_high"] = needed["ci_high"]
-        table["gifts_n"] = needed["n"]
+        table["gifts_n"] = needed["n"].astype(np.int64)
+        table["gifts_clustered"] = needed["clustered"].astype(bool)
         table.insert(0, "strategy", seats["strategy"])
         table.index = table.index + 1
         return table
+
+    def gifts_needed(self) -> pd.Series:
+        """The share of all seats' gifts the partner needed (``rate, ci_low, ci_high, n``
+        = cards given, ``effective_n``, ``clustered``), its 95% interval allowing for the
+        gifts of one game being correlated (design effect about 1.06 with four ``random``
+        players); independent for a run folder written before the per-game counts."""
+        seats = self.table("seats")
+        sums = [None] * 3
+        if "all_gift_squares" in seats:
+            sums = [float(self.one_seat_total(f"all_{name}"))
+                    for name in ("gift_squares", "given_squares", "gift_cross")]  # fmt: skip
+        return clustered_row(int(seats["gifts_needed"].sum()), int(seats["cards_given"].sum()),
+                             *sums, self.games_played)  # fmt: skip
 
     def singles_card_value(self) -> pd.DataFrame:
         """Delayed Singles: win rate of a team that took its Singles Allowed card against one

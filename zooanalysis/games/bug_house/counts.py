@@ -12,7 +12,14 @@ from __future__ import annotations
 import numpy as np
 
 from zooanalysis.decisions import new_decision_totals, tally_decisions
-from zooanalysis.games.bug_house.engine import END_REASONS, F_SINGLES_CARD, SEAT_FIELDS, GameRecord
+from zooanalysis.games.bug_house.engine import (
+    END_REASONS,
+    F_GIFTS_NEEDED,
+    F_GIVEN,
+    F_SINGLES_CARD,
+    SEAT_FIELDS,
+    GameRecord,
+)
 from zooanalysis.games.bug_house.rules import SEATS, TEAMS, team_of
 from zooanalysis.outcome import count_outcome, new_outcome_totals
 from zooanalysis.trajectory import (
@@ -48,6 +55,12 @@ def new_totals(players: int = SEATS) -> dict[str, np.ndarray]:
         "tricks_hist": np.zeros(TRICK_BINS, dtype=np.int64),
         # per seat: engine.SEAT_FIELDS summed over games
         "seat_counts": np.zeros((n, len(SEAT_FIELDS)), dtype=np.int64),
+        # over games g, per seat (index n: all seats together): the sums of x_g^2, x_g n_g
+        # and n_g^2 for x_g = the game's gifts the partner needed and n_g = its cards given,
+        # for the clustered interval of the gifts-needed share (stats.clustered_rate)
+        "gift_squares": np.zeros(n + 1, dtype=np.int64),
+        "gift_cross": np.zeros(n + 1, dtype=np.int64),
+        "given_squares": np.zeros(n + 1, dtype=np.int64),
         # per seat: games by cards left in its hand at the end
         "cards_left": np.zeros((n, CARD_BINS), dtype=np.int64),
         # Delayed Singles: team, took its Singles Allowed card (0/1), won (0/1)
@@ -93,6 +106,12 @@ def tally(record: GameRecord, totals: dict[str, np.ndarray]) -> None:
     totals["end_seconds"][record.reason, min(record.end_ms // 1000, TIME_BINS - 1)] += 1
     totals["tricks_hist"][min(record.tricks, TRICK_BINS - 1)] += 1
     totals["seat_counts"] += np.array(record.seat_counts, dtype=np.int64)
+    needed = [counts[F_GIFTS_NEEDED] for counts in record.seat_counts]
+    given = [counts[F_GIVEN] for counts in record.seat_counts]
+    for index, (x, n) in enumerate([*zip(needed, given, strict=True), (sum(needed), sum(given))]):
+        totals["gift_squares"][index] += x * x
+        totals["gift_cross"][index] += x * n
+        totals["given_squares"][index] += n * n
     for seat in range(SEATS):
         totals["cards_left"][seat, min(record.cards_left[seat], CARD_BINS - 1)] += 1
     for team in range(TEAMS):

@@ -95,6 +95,11 @@ def result_tables(totals: BatchResult, labels: list[str]) -> dict[str, pd.DataFr
     reason. Top bins hold "that many or more"."""
     players = len(labels)
     extra = {name: totals["seat_counts"][:, i] for i, name in enumerate(SEAT_FIELDS)}
+    # per-game sums of squares of gifts needed and cards given, the seat's and (repeated on
+    # every row) all seats': clustered intervals of the gifts-needed share
+    for name in ("gift_squares", "gift_cross", "given_squares"):
+        extra[name] = totals[name][:players]
+        extra[f"all_{name}"] = np.full(players, totals[name][players])
     seats = seat_table(totals, labels, team=np.arange(players) % TEAMS, **extra)
     team_labels = [
         " & ".join(label for seat, label in enumerate(labels) if seat % TEAMS == team)

@@ -73,7 +73,8 @@ def play_batch(
         codes, params, np.uint64(batch_seed), np.int64(first_game), n_games,
         totals["games"], totals["wins"], totals["points_sum"], totals["points_squares"],
         totals["team_wins"], totals["ends"], totals["end_seconds"], totals["tricks_hist"],
-        totals["seat_counts"], totals["cards_left"], totals["singles_card"],
+        totals["seat_counts"], totals["gift_squares"], totals["gift_cross"],
+        totals["given_squares"], totals["cards_left"], totals["singles_card"],
         totals["lead_changes_hist"], totals["settled_hist"], totals["win_ties"],
         totals["margins"], totals["decision_options"], totals["game_decisions"],
         rows["row_points"], rows["row_end_ms"], rows["row_reason"],
@@ -152,12 +153,32 @@ def _team_leader(hands) -> int:
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
+def count_gift_squares(seat_counts, gifts_before, gift_squares, gift_cross, given_squares):
+    """The per-game sums of squares of ``counts.new_totals`` for the game just played: its
+    gifts needed and cards given per seat are ``seat_counts`` less ``gifts_before``."""
+    all_needed = 0
+    all_given = 0
+    for seat in range(SEATS):
+        needed = seat_counts[seat, F_GIFTS_NEEDED] - gifts_before[seat, 0]
+        given = seat_counts[seat, F_GIVEN] - gifts_before[seat, 1]
+        gift_squares[seat] += needed * needed
+        gift_cross[seat] += needed * given
+        given_squares[seat] += given * given
+        all_needed += needed
+        all_given += given
+    gift_squares[SEATS] += all_needed * all_needed
+    gift_cross[SEATS] += all_needed * all_given
+    given_squares[SEATS] += all_given * all_given
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
 def _play_batch(
     template, clock_ms, min_run, longer_ok, passing, talk, delayed, distribution,
     codes, params, batch_seed, first_game, n_games,
     games, wins, points_sum, points_squares, team_wins, ends, end_seconds, tricks_hist,
-    seat_counts, cards_left, singles_card, lead_changes_hist, settled_hist, win_ties, margins,
-    decision_options, game_decisions, row_points, row_end_ms, row_reason, row_ender, row_tricks,
+    seat_counts, gift_squares, gift_cross, given_squares, cards_left, singles_card,
+    lead_changes_hist, settled_hist, win_ties, margins, decision_options, game_decisions,
+    row_points, row_end_ms, row_reason, row_ender, row_tricks,
 ):
     with_rows = row_points.shape[0] > 0
     stream = np.zeros(1, dtype=np.uint64)
@@ -179,9 +200,13 @@ def _play_batch(
     last_not = np.zeros(TEAMS, dtype=np.int64)
     taken = np.zeros(TEAMS, dtype=np.int64)
     cache = np.zeros((2, 3), dtype=np.int64)
+    gifts_before = np.zeros((SEATS, 2), dtype=np.int64)  # F_GIFTS_NEEDED, F_GIVEN so far
     per_player = template.shape[0] // SEATS
     for g in range(n_games):
         seed_game(stream, batch_seed, first_game + g)
+        for seat in range(SEATS):
+            gifts_before[seat, 0] = seat_counts[seat, F_GIFTS_NEEDED]
+            gifts_before[seat, 1] = seat_counts[seat, F_GIVEN]
         deck[:] = template
         deal_into(deck, np.int64(SEATS), per_player, stream, dealt)
         for seat in range(SEATS):
@@ -337,6 +362,7 @@ def _play_batch(
         for seat in range(SEATS):
             seat_counts[seat, F_CLOCK_USED] += clock_ms - clocks[seat]
             cards_left[seat, min(count_faces(hands[seat]), CARD_BINS - 1)] += 1
+        count_gift_squares(seat_counts, gifts_before, gift_squares, gift_cross, given_squares)
         ends[ender, reason] += 1
         end_seconds[reason, min(now // 1000, TIME_BINS - 1)] += 1
         tricks_hist[min(tricks, TRICK_BINS - 1)] += 1

@@ -24,7 +24,6 @@ from zooanalysis.report.model import (
 )
 from zooanalysis.report.style import PALETTE, new_figure, percent_axis, rate_bars
 from zooanalysis.separation import standout
-from zooanalysis.stats import rate_table
 
 DEFINITIONS = {
     "Shed out, clock": "A game stops the moment a player plays its last card (its team wins: "
@@ -188,13 +187,12 @@ def passing_section(run: BugHouseRun) -> Section:
     findings = []
     given = float(activity["cards_given"].sum())
     if run.settings.get("partner_passing", True):
-        seats = run.table("seats")
-        share = rate_table(
-            [int(seats["gifts_needed"].sum())], [int(seats["cards_given"].sum())]
-        ).iloc[0]
+        share = run.gifts_needed()
+        how = ("" if share["clustered"] else "; the interval counts the gifts as independent, "
+               "this run folder predating the per-game counts")  # fmt: skip
         findings.append(Finding(
             f"Partners pass {given:.2f} cards per game; {_rate(share)} of the gifts made a "
-            "new pair or run for the partner (what it would state as its need).",
+            f"new pair or run for the partner (what it would state as its need{how}).",
             share.rate, share.ci_low, share.ci_high, int(share.n), None, "gifts_needed",
         ))
     else:

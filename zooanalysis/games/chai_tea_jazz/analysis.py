@@ -13,6 +13,14 @@ Wilson interval and n, each mean with its 95% interval and n.
 * :meth:`ChaiRun.ways`, :meth:`ChaiRun.evaluation_fit`, :meth:`ChaiRun.game_points`.
 
 Seats and positions are numbered from 1 in every table a person reads.
+
+Rates over rounds (12 a game with three players) count the rounds as independent. Measured
+from per-game counts (seed 7; 5,000 games of three ``tracker`` and 30,000 of three
+``random``), the design effect (variance clustered by game over that of independent rounds)
+of how each contract was decided, the first pick, the share of rounds at each Bet Debt, the
+declarer's position from the Barrel holder, Match Points and the raise share of picks is
+0.58-1.02: rounds of one game are as good as independent (at most 1.05; a player declares
+each contract once, so a game's rounds tend to balance), and these keep the Wilson interval.
 """
 
 from __future__ import annotations

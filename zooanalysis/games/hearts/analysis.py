@@ -11,7 +11,13 @@ interval and n, each mean with its 95% interval and n. Seats are numbered from 1
 * :meth:`HeartsRun.game_length`: hands per game, and how games end.
 
 Hands within a game share its players but are independent deals, and the strategies ignore
-the score, so per-hand rates treat a seat's hands as independent trials.
+the score, so per-hand rates treat a seat's hands as independent trials. Measured: from the
+per-game counts of 20,000 games (seed 7; about 8 hands a game with the default lineup, 11
+with four ``random``), the design effect (the variance clustered by game over the variance
+of independent hands) of the moon rate (any seat and per seat), each seat's Queen taken,
+held, kept and passed, the Queen's trick and the mean points per hand is 0.95-1.03 for both
+lineups: as good as independent (<= 1.05), so these keep the independent Wilson interval
+rather than ``stats.clustered_rate`` (which would need per-game squares in the kernel).
 """
 
 from __future__ import annotations
@@ -86,6 +92,7 @@ class HeartsRun(Run):
 
     def moon_rate(self) -> pd.Series:
         """Share of hands in which anyone shot the moon (at most one player can)."""
+        # independent hands: design effect 1.005 measured (see the module docstring)
         seats = self.table("seats")
         return rate_table([int(seats["moons"].sum())], [self.hands_played]).iloc[0]
 

@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from zooanalysis.cards.encoding import rank_text
+from zooanalysis.cluster_rates import clustered_row, format_clustered, interval_note
 from zooanalysis.games.short_zoot_suit.engine import END_REASONS, SOURCES
 from zooanalysis.games.short_zoot_suit.rules import ZootSettings, settings_from_table
 from zooanalysis.games.short_zoot_suit.strategies import ACTION_NAMES
@@ -191,8 +192,12 @@ class ZootRun(Run):
         * ``held_*``: the share of rounds whose pile held one or more (Wilson CI);
         * ``points_*``: the owner's mean points in those rounds (95% CI), next to
           ``all_rounds_mean``, its mean over every round;
-        * ``drawn_*``: the share of those cards drawn back into the hand (Wilson CI; n =
-          cards).
+        * ``drawn_*``: the share of those cards drawn back into the hand (n = cards). By
+          rank over every seat (``who`` None) its 95% interval allows for the cards of one
+          game being correlated (``stats.clustered_rate``; design effect 1.4-2.1 with the
+          default lineup), with ``drawn_effective_n`` and ``drawn_clustered``; otherwise,
+          and for a folder written before the per-game counts, it is the independent
+          Wilson interval (``drawn_clustered`` False), too narrow by about as much.
         """
         if by not in ("rank", "suit"):
             raise ValueError(f"by must be 'rank' or 'suit', not {by!r}")
@@ -226,11 +231,32 @@ class ZootRun(Run):
         result["all_rounds_mean"] = total_points / rounds if rounds else np.nan
         key = cards["rank"] if by == "rank" else cards["suit"]
         drawn = cards.groupby(key)[["drawn", "rounds"]].sum().reindex(grouped.index, fill_value=0)
-        result = result.join(rate_table(drawn["drawn"], drawn["rounds"]).add_prefix("drawn_"))
+        result = result.join(self._drawn_rates(by, who, drawn).add_prefix("drawn_"))
         result.index.name = by
         if by == "rank":
             result.insert(0, "rank_name", [rank_text(int(r)) for r in result.index])
         return result
+
+    def _drawn_rates(self, by: str, who: str | None, drawn: pd.DataFrame) -> pd.DataFrame:
+        """The drawn-back share of :meth:`pile_cards`: ``rate, ci_low, ci_high, n,
+        effective_n, clustered`` per rank or suit; clustered by game by rank over every seat
+        when the folder has the per-game counts (``drawn_games``)."""
+        sums = None
+        if by == "rank" and who is None and "drawn_games" in self.table_names:
+            # one row per rank (and per rotation of a rotated run: summed here)
+            sums = self.table("drawn_games").groupby("rank").sum()
+        rows = {}
+        for value, row in drawn.iterrows():
+            squares = (None, None, None)
+            if sums is not None and value in sums.index:
+                cell = sums.loc[value]
+                squares = (float(cell["drawn_squares"]), float(cell["pile_squares"]),
+                           float(cell["cross"]))  # fmt: skip
+            rows[value] = clustered_row(
+                int(row["drawn"]), int(row["rounds"]), *squares, self.games_played
+            )
+        table = pd.DataFrame(rows, columns=drawn.index).T
+        return table.astype({"n": np.int64, "clustered": bool})
 
     def pile_card_rates(self, who: str | None = None) -> pd.DataFrame:
         """Every card: the share of rounds it was in its holder's draw pile, over the
@@ -345,10 +371,27 @@ class ZootRun(Run):
 
     def round_ends_overall(self) -> pd.DataFrame:
         """Share of empty hands at round ends by reason, every seat together (n = empty
-        hands)."""
+        hands), with 95% intervals that allow for the empty hands of one game being
+        correlated (``stats.clustered_rate``: all seats' hands empty together when the
+        piles run out; design effect about 2.3 with the default lineup), ``effective_n``
+        and ``clustered``; independent Wilson intervals (``clustered`` False) for a folder
+        written before the per-game counts (no ``end_games`` table)."""
         seats = self.table("seats")
         counts = pd.Series({reason: seats[f"empty_hand_{reason}"].sum() for reason in END_REASONS})
-        return rate_table(counts, pd.Series(counts.sum(), counts.index))
+        sums = None
+        if "end_games" in self.table_names:
+            # one row per reason (and per rotation of a rotated run: summed here)
+            sums = self.table("end_games").groupby("reason").sum()
+        rows = {}
+        for reason, count in counts.items():
+            squares = (None, None, None)
+            if sums is not None:
+                cell = sums.loc[reason]
+                squares = (float(cell["squares"]), float(cell["empty_squares"]),
+                           float(cell["cross"]))  # fmt: skip
+            rows[reason] = clustered_row(int(count), int(counts.sum()), *squares,
+                                         self.games_played)  # fmt: skip
+        return pd.DataFrame(rows).T.astype({"n": np.int64, "clustered": bool})
 
     def summary(self) -> str:
         """Headline figures: win rates, then points by source, tricks against shorts, the
@@ -391,37 +434,41 @@ class ZootRun(Run):
             f"median {int(length['median'])}, 10%-90% {int(length.p10)}-{int(length.p90)}, "
             f"max {int(length['max'])} (n={int(length.n):,} rounds)",
             "",
-            "How rounds end: the empty hands at a round's end, by reason:",
         ]
+        ends = self.round_ends_overall()
+        note = interval_note("empty hands", bool(ends["clustered"].all()))
+        lines.append(f"How rounds end: the empty hands at a round's end, by reason ({note}):")
         names = {
             "draw_pile_empty": "hand and draw pile empty",
             "declined_to_draw": "hand empty, did not draw",
             "placed_last_card": "placed its last card",
         }
-        for reason, row in self.round_ends_overall().iterrows():
+        for reason, row in ends.iterrows():
             if reason == "placed_last_card" and not rules.build_draw_pile:
                 continue
-            rate = format_rate(row.rate, row.ci_low, row.ci_high, int(row.n))
+            rate = format_clustered(row, self.games_played)
             lines.append(f"  {names[reason]:<29} {rate}")
         if rules.draw_pile_cards or rules.build_draw_pile:
+            cards = self.pile_cards("rank")
+            note = interval_note("cards", bool(cards["drawn_clustered"].all()))
             lines += [
                 "",
                 "Draw piles by rank: cards per pile (mean [95% CI]; a random pick's mean), the "
-                "share of those cards drawn back (95% CI, n = cards), and the owner's points "
+                f"share of those cards drawn back (n = cards; {note}), and the owner's points "
                 "in rounds whose pile held the rank (mean [95% CI], n = rounds):",
             ]
-            cards = self.pile_cards("rank")
             for _, row in cards.iterrows():
-                lines.append(pile_rank_line(row))
+                lines.append(pile_rank_line(row, self.games_played))
         return "\n".join(lines)
 
 
-def pile_rank_line(row: pd.Series) -> str:
+def pile_rank_line(row: pd.Series, games: int) -> str:
     """A row of :meth:`ZootRun.pile_cards` by rank as a summary line: cards per pile with
-    its interval (and a random pick's mean), the share drawn back with its Wilson interval
-    and n (cards), and the owner's round points with its interval and n (rounds)."""
+    its interval (and a random pick's mean), the share drawn back with its interval and n
+    (cards, in ``games`` games when clustered), and the owner's round points with its
+    interval and n (rounds)."""
     cards = f"{row.cards_mean:.3f} [{row.cards_ci_low:.3f}, {row.cards_ci_high:.3f}]"
-    drawn = format_rate(row.drawn_rate, row.drawn_ci_low, row.drawn_ci_high, int(row.drawn_n))
+    drawn = format_clustered(_prefixed(row, "drawn_"), games)
     points = format_mean(row.points_mean, row.points_ci_low, row.points_ci_high,
                          int(row.points_n))  # fmt: skip
     return (

@@ -82,6 +82,16 @@ def new_totals(players: int) -> dict[str, np.ndarray]:
         "pile_points": np.zeros((n, N_SUITED_FACES), dtype=np.int64),
         "pile_squares": np.zeros((n, N_SUITED_FACES), dtype=np.int64),
         "drawn": np.zeros((n, N_SUITED_FACES), dtype=np.int64),
+        # over games g, all seats together, for the clustered intervals of two rates over
+        # units that come several to a game (stats.clustered_rate): the sums of x_g^2,
+        # x_g n_g and n_g^2 for x_g = the game's empty hands by reason and n_g = its empty
+        # hands; and for x_g = cards drawn back by rank and n_g = pile cards of the rank
+        "end_squares": np.zeros(len(END_REASONS), dtype=np.int64),
+        "end_cross": np.zeros(len(END_REASONS), dtype=np.int64),
+        "empty_squares": np.zeros(1, dtype=np.int64),
+        "drawn_rank_squares": np.zeros(RANK_GROUPS, dtype=np.int64),
+        "drawn_rank_cross": np.zeros(RANK_GROUPS, dtype=np.int64),
+        "pile_rank_squares": np.zeros(RANK_GROUPS, dtype=np.int64),
         # per seat, rank (groups 0-15) and suit (16-19) of draw-pile cards, over all rounds:
         # rounds whose pile held one, the owner's points in those (sum, squares), and the
         # pile's cards of that group (sum and squares per round)
@@ -177,6 +187,18 @@ def tally(record: GameRecord, totals: dict[str, np.ndarray], high: np.uint64) ->
             totals["profile_rounds"][cell] += 1
             totals["profile_points"][cell] += points
             totals["profile_squares"][cell] += points * points
+    game_ends = np.zeros(len(END_REASONS), dtype=np.int64)
+    game_drawn = np.zeros(RANK_GROUPS, dtype=np.int64)
+    game_pile = np.zeros(RANK_GROUPS, dtype=np.int64)
+    for played in record.rounds:
+        for _, reason in played.empty_hands:
+            game_ends[reason] += 1
+        for seat in range(players):
+            for card in played.drawn[seat]:
+                game_drawn[card & 15] += 1
+            for card in played.pile_cards[seat]:
+                game_pile[card & 15] += 1
+    count_game_squares(game_ends, game_drawn, game_pile, totals)
     totals["game_tricks_hist"][min(record.tricks, GAME_TRICK_BINS - 1)] += 1
     moves = [move for move, _ in record.score_checks]
     leaders = [sole_leader(points) for _, points in record.score_checks]
@@ -185,3 +207,20 @@ def tally(record: GameRecord, totals: dict[str, np.ndarray], high: np.uint64) ->
         start = settled_move(moves, leaders, record.winners[0])
         totals["settled_hist"][settled_bin(start, record.tricks)] += 1
     tally_decisions([options for played in record.rounds for options in played.decisions], totals)
+
+
+def count_game_squares(
+    game_ends: np.ndarray,
+    game_drawn: np.ndarray,
+    game_pile: np.ndarray,
+    totals: dict[str, np.ndarray],
+) -> None:
+    """Add one game's empty hands by reason and its cards drawn back and pile cards by rank
+    (all seats) into the per-game sums of squares (``new_totals``)."""
+    empty = int(game_ends.sum())
+    totals["end_squares"] += game_ends * game_ends
+    totals["end_cross"] += game_ends * empty
+    totals["empty_squares"][0] += empty * empty
+    totals["drawn_rank_squares"] += game_drawn * game_drawn
+    totals["drawn_rank_cross"] += game_drawn * game_pile
+    totals["pile_rank_squares"] += game_pile * game_pile

@@ -162,6 +162,7 @@ def result_tables(totals: BatchResult, labels: list[str]) -> dict[str, pd.DataFr
         columns={"count": "games"}
     )
     empties = totals["empties_hist"]
+    ranks = np.nonzero(totals["pile_rank_squares"])[0]
     return {
         "seats": seats,
         "points": points,
@@ -176,6 +177,23 @@ def result_tables(totals: BatchResult, labels: list[str]) -> dict[str, pd.DataFr
         "pile_cards": pile_cards,
         "pile_groups": pile_groups,
         "pile_profiles": pile_profiles,
+        # per-game sums of squares, all seats: clustered intervals (stats.clustered_rate)
+        "end_games": pd.DataFrame(
+            {
+                "reason": list(END_REASONS),
+                "squares": totals["end_squares"],
+                "cross": totals["end_cross"],
+                "empty_squares": int(totals["empty_squares"][0]),
+            }
+        ),
+        "drawn_games": pd.DataFrame(
+            {
+                "rank": ranks.astype(np.int64),
+                "drawn_squares": totals["drawn_rank_squares"][ranks],
+                "cross": totals["drawn_rank_cross"][ranks],
+                "pile_squares": totals["pile_rank_squares"][ranks],
+            }
+        ),
         "lead_changes": lead_changes_table(totals["lead_changes_hist"]),
         "settled": settled_table(totals["settled_hist"]),
         **outcome_tables(totals),

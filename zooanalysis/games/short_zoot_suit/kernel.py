@@ -118,6 +118,12 @@ def play_batch(
         totals["pile_points"],
         totals["pile_squares"],
         totals["drawn"],
+        totals["end_squares"],
+        totals["end_cross"],
+        totals["empty_squares"],
+        totals["drawn_rank_squares"],
+        totals["drawn_rank_cross"],
+        totals["pile_rank_squares"],
         totals["pile_groups"],
         totals["profile_rounds"],
         totals["profile_points"],
@@ -133,6 +139,29 @@ def play_batch(
     )
     if status != OK:
         raise RuntimeError(f"kernel stopped: a strategy chose an illegal {_PROBLEMS[status]}")
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def count_game_squares(
+    game_ends, game_drawn, game_pile, end_squares, end_cross, empty_squares,
+    drawn_rank_squares, drawn_rank_cross, pile_rank_squares,
+) -> None:
+    """``counts.count_game_squares`` for the game just played, then zero its per-game
+    counts for the next."""
+    empty = 0
+    for reason in range(game_ends.shape[0]):
+        empty += game_ends[reason]
+    for reason in range(game_ends.shape[0]):
+        end_squares[reason] += game_ends[reason] * game_ends[reason]
+        end_cross[reason] += game_ends[reason] * empty
+        game_ends[reason] = 0
+    empty_squares[0] += empty * empty
+    for rank in range(game_drawn.shape[0]):
+        drawn_rank_squares[rank] += game_drawn[rank] * game_drawn[rank]
+        drawn_rank_cross[rank] += game_drawn[rank] * game_pile[rank]
+        pile_rank_squares[rank] += game_pile[rank] * game_pile[rank]
+        game_drawn[rank] = 0
+        game_pile[rank] = 0
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -211,6 +240,12 @@ def _play_batch(
     pile_points,
     pile_squares,
     drawn,
+    end_squares,
+    end_cross,
+    empty_squares,
+    drawn_rank_squares,
+    drawn_rank_cross,
+    pile_rank_squares,
     pile_groups,
     profile_rounds,
     profile_points,
@@ -242,6 +277,10 @@ def _play_batch(
     voids = np.zeros(players, dtype=np.int64)
     scores = np.zeros(players, dtype=np.int64)
     group_cards = np.zeros(PILE_GROUPS, dtype=np.int64)
+    # this game's empty hands by reason, cards drawn back and pile cards by rank (all seats)
+    game_ends = np.zeros(end_squares.shape[0], dtype=np.int64)
+    game_drawn = np.zeros(RANK_GROUPS, dtype=np.int64)
+    game_pile = np.zeros(RANK_GROUPS, dtype=np.int64)
     stream = np.empty(1, dtype=np.uint64)
     write_rows = row_tricks.shape[0] > 0
 
@@ -337,6 +376,7 @@ def _play_batch(
                             pile_known[seat] &= ~face_bit(card)
                         hands[seat] |= face_bit(card)
                         drawn[seat, card] += 1
+                        game_drawn[card & 15] += 1
                     elif action == PLACE:
                         held = count_faces(hands[seat])
                         if held < place_min or face < 0 or hands[seat] & face_bit(face) == _EMPTY:
@@ -357,10 +397,13 @@ def _play_batch(
                         n_empty += 1
                         if placed_last >> seat & 1:
                             empty_hands[seat, PLACED_LAST] += 1
+                            game_ends[PLACED_LAST] += 1
                         elif pile_known[seat] == _EMPTY:
                             empty_hands[seat, EMPTY_PILE] += 1
+                            game_ends[EMPTY_PILE] += 1
                         else:
                             empty_hands[seat, DECLINED] += 1
+                            game_ends[DECLINED] += 1
                 if n_empty > 0:
                     empties_hist[n_empty] += 1
                     break
@@ -439,6 +482,7 @@ def _play_batch(
                 while rest != _EMPTY:
                     card = lowest_face(rest)
                     pile_rounds[seat, card] += 1
+                    game_pile[card & 15] += 1
                     pile_points[seat, card] += points
                     pile_squares[seat, card] += points * points
                     group_cards[card & 15] += 1
@@ -486,6 +530,10 @@ def _play_batch(
         )
         tally_shared_outcome(scores, players, np.bool_(False), win_ties, margins)
         count_game_decisions(decided, game_decisions)
+        count_game_squares(
+            game_ends, game_drawn, game_pile, end_squares, end_cross, empty_squares,
+            drawn_rank_squares, drawn_rank_cross, pile_rank_squares,
+        )  # fmt: skip
         game_tricks_hist[min(game_tricks, GAME_TRICK_BINS - 1)] += 1
         lead_changes_hist[min(lead_changes, LEAD_CHANGE_BINS - 1)] += 1
         if n_best == 1 and game_tricks > 0:

@@ -185,6 +185,15 @@ def points_section(run: ZootRun) -> Section:
 # --- the draw pile ------------------------------------------------------------------------
 
 
+POOLED_NOTE = (
+    " (95% intervals count units as independent: a strategy playing several seats pools "
+    "those seats' rounds of one game, which move together, design effect up to 3-4 with four "
+    "void; read them as too narrow)"
+)
+"""Said of the report tables that pool the seats of a strategy over units below a game
+(measured from per-game counts; per seat the design effect is at most 1)."""
+
+
 def pile_section(run: ZootRun) -> Section:
     """Which cards go into draw piles, what those rounds were worth, who draws."""
     rules = run.rules()
@@ -196,7 +205,7 @@ def pile_section(run: ZootRun) -> Section:
             title="Short Zoot Suit: the draw pile",
             intro="This run played without draw piles (draw_pile_cards = 0 and no Sean's "
             "Short Shorts): rounds end when the first hand runs out.",
-            tables=[Table("zoot_actions", "Decisions before tricks", actions)],
+            tables=[Table("zoot_actions", "Decisions before tricks" + POOLED_NOTE, actions)],
         )
     ranks = run.pile_cards("rank")
     suits = run.pile_cards("suit")
@@ -320,7 +329,7 @@ def pile_section(run: ZootRun) -> Section:
                   run.pile_profiles("pile_suits")),
             Table("zoot_pile_high_cards", "Round points by high cards in the pile",
                   run.pile_profiles("high_cards")),
-            Table("zoot_actions", "Decisions before tricks", actions),
+            Table("zoot_actions", "Decisions before tricks" + POOLED_NOTE, actions),
         ],
     )
 
@@ -418,7 +427,8 @@ def rounds_section(run: ZootRun) -> Section:
         tables=[
             Table("zoot_round_length", "Tricks per round", run.round_length()),
             Table("zoot_round_ends", "How rounds end, by reason", reasons),
-            Table("zoot_round_ends_by_strategy", "Empty hands at a round's end, by strategy",
+            Table("zoot_round_ends_by_strategy",
+                  "Empty hands at a round's end, by strategy" + POOLED_NOTE,
                   run.round_ends("strategy")),
             Table("zoot_empty_hands", "Hands empty at a round's end",
                   run.empty_hands_per_round()),

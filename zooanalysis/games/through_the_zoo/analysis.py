@@ -2,7 +2,9 @@
 exhibit, exhibit orders, mulligans, Diamonds and Johannesburg's meta scoring.
 
 Every rate comes with its 95% Wilson interval (``ci_low``, ``ci_high``) and ``n``; means
-with a 95% normal interval. Seats are numbered from 1 in every table here.
+with a 95% normal interval. Seats are numbered from 1 in every table here. Every rate here
+is over games or seat-games (win shares by exhibit order), so none needs the clustered
+interval of ``stats.clustered_rate``: an exhibit's round comes once a game.
 """
 
 from __future__ import annotations
