@@ -32,7 +32,7 @@ from zooanalysis.games.big_two.plays import (
     suits_of_rank,
 )
 from zooanalysis.games.big_two.rules import KIND_SHIFT, PAIR, SINGLE, TRIPLE
-from zooanalysis.rng import below, mix64
+from zooanalysis.rng import mix64
 from zooanalysis.strategy_spec import ParamSpec, PlayerSpec, StrategyInfo
 
 RANDOM, CONTROL, GREEDY = 0, 1, 2
@@ -158,16 +158,24 @@ def control_cards(hand, keep_aces) -> np.uint64:
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
+def random_index(n, leading, state):
+    """The ``random`` policy's pick among ``n`` listed plays on a scalar stream state:
+    ``(index, state)``, index -1 to pass (no draw when a follower has no legal play)."""
+    if leading:
+        return draw(state, n)
+    if n == 0:
+        return np.int64(-1), state
+    pick, state = draw(state, n + 1)
+    return (np.int64(-1) if pick == n else pick), state
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
 def random_play(n, leading, masks, keys, stream):
     """The ``random`` policy's pick among the ``n`` listed plays: (mask, key) or (0, 0)."""
-    if leading:
-        pick = below(stream, n)
-    elif n == 0:
+    pick, state = random_index(n, leading, stream[0])
+    stream[0] = state
+    if pick < 0:
         return _ZERO, 0
-    else:
-        pick = below(stream, n + 1)
-        if pick == n:
-            return _ZERO, 0
     return masks[pick], keys[pick]
 
 
