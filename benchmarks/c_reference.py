@@ -1,14 +1,16 @@
-"""The C reference for the Bluff in Zoo kernel (issue 13): build it, run it, time the kernel
-against it and check that both play the same game.
+"""The C references (issue 13): small C programs that play a game's ``random`` lineup as
+fast C is written; build them, run them, time a kernel against its reference and check
+that both play the same game.
 
-``bluff_random.c`` (next to this file) plays Bluff in Zoo with four ``random`` players
-under the default settings, written as fast C is written. Its random stream differs from
-the kernel's, so single games differ, but every statistic must agree within sampling
-error: :func:`compare` tests each one (two-sided z-tests, Holm-corrected over the family)
-on independent samples (the C program runs with another batch seed).
+Each reference is a :class:`Reference` of :data:`REFERENCES`: ``bluff_random.c`` plays
+Bluff in Zoo with four ``random`` players, ``big_two_random.c`` Big Two with four, both
+under the default settings. A C program's random stream differs from the kernel's, so
+single games differ, but every statistic must agree within sampling error: the game's
+``compare`` tests each one (two-sided z-tests, Holm-corrected over the family) on
+independent samples (the C program runs with another batch seed).
 
-Run alone (``python benchmarks/c_reference.py --games 1e6``) it prints the timings and
-the statistics check.
+Run alone (``python benchmarks/c_reference.py --game big-two --games 1e6``) it prints the
+timings and the statistics check.
 """
 
 from __future__ import annotations
@@ -21,8 +23,8 @@ import statistics
 import subprocess
 import tempfile
 import time
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +38,7 @@ from zooanalysis.stats import format_rate, two_proportion_test, wilson_interval
 from zooanalysis.strategy_spec import parse_lineup
 
 SOURCE = Path(__file__).with_name("bluff_random.c")
+"""Bluff in Zoo's C reference (the first; see :data:`REFERENCES` for every game's)."""
 LINEUP = "random,random,random,random"
 COMPILER = "gcc"
 FLAGS = ("-O2", "-march=native", "-std=c11")
@@ -43,7 +46,39 @@ REFERENCE_SEED_OFFSET = 1_000_003
 """The C program's batch seed is the kernel's plus this, so the two samples are independent
 (both seed game i's SplitMix64 stream the same way)."""
 OVERRIDABLE = {"points_to_end": "POINTS_TO_END", "max_claim_count": "CLAIM_CAP"}
-"""Settings the C program takes at compile time (``-D``), by their scenario-file keys."""
+"""Settings Bluff in Zoo's C program takes at compile time (``-D``), by their scenario-file
+keys."""
+
+
+@dataclass(frozen=True)
+class Reference:
+    """One game's C reference: its program, the lineup it plays and how its statistics are
+    read and compared with the kernel's."""
+
+    game: str
+    """The game's registered name (``zoosim run --game``)."""
+    source: Path
+    lineup: str
+    """The kernel lineup the C program plays (every seat ``random``)."""
+    statistics_from_kernel: Callable[[Mapping[str, np.ndarray]], Any]
+    statistics_from_reference: Callable[[Mapping[str, Any]], Any]
+    compare: Callable[[Any, Any], list[Check]]
+    kept: str
+    """What the C program keeps in full (not ``--lean``) mode, for the report."""
+    overridable: Mapping[str, str] = field(default_factory=dict)
+    """Settings the program takes at compile time (``-D``), by their scenario-file keys."""
+
+    @property
+    def program(self) -> str:
+        """The program's file name without ``.c``."""
+        return self.source.stem
+
+
+def reference_for(game: str) -> Reference:
+    """The C reference of ``game``; ValueError naming the games that have one."""
+    if game not in REFERENCES:
+        raise ValueError(f"no C reference for {game!r}: only {sorted(REFERENCES)}")
+    return REFERENCES[game]
 
 
 def compiler_available() -> bool:
@@ -51,22 +86,28 @@ def compiler_available() -> bool:
     return shutil.which(COMPILER) is not None
 
 
-def build(out_dir: Path, settings: Mapping[str, int] | None = None) -> Path:
-    """Compile the reference into ``out_dir`` and return the program's path.
+def build(out_dir: Path, settings: Mapping[str, int] | None = None, game: str = "bluff") -> Path:
+    """Compile ``game``'s reference into ``out_dir`` and return the program's path.
 
-    ``settings`` may change ``points_to_end`` and ``max_claim_count`` (a positive cap) from
-    their defaults. Raises RuntimeError with the compiler's message if compiling fails.
+    ``settings`` may change the reference's overridable settings (Bluff in Zoo's
+    ``points_to_end`` and ``max_claim_count``, a positive cap) from their defaults. Raises
+    RuntimeError with the compiler's message if compiling fails.
     """
+    reference = reference_for(game)
     settings = dict(settings or {})
-    unknown = set(settings) - set(OVERRIDABLE)
+    unknown = set(settings) - set(reference.overridable)
     if unknown:
-        raise ValueError(f"the C reference cannot change {sorted(unknown)}: only {OVERRIDABLE}")
+        raise ValueError(
+            f"the C reference cannot change {sorted(unknown)}: only {dict(reference.overridable)}"
+        )
     if any(int(value) < 1 for value in settings.values()):
         raise ValueError(f"the C reference needs settings of 1 or more, got {settings}")
-    defines = [f"-D{OVERRIDABLE[key]}={int(value)}" for key, value in sorted(settings.items())]
+    defines = [
+        f"-D{reference.overridable[key]}={int(value)}" for key, value in sorted(settings.items())
+    ]
     suffix = "".join(f"_{key}{value}" for key, value in sorted(settings.items()))
-    binary = Path(out_dir) / f"bluff_random{suffix}"
-    command = [COMPILER, *FLAGS, *defines, "-o", str(binary), str(SOURCE)]
+    binary = Path(out_dir) / f"{reference.program}{suffix}"
+    command = [COMPILER, *FLAGS, *defines, "-o", str(binary), str(reference.source)]
     result = subprocess.run(command, capture_output=True, text=True, check=False)
     if result.returncode != 0:
         raise RuntimeError(f"{' '.join(command)} failed:\n{result.stderr}")
@@ -82,13 +123,15 @@ def run_reference(binary: Path, games: int, seed: int, lean: bool = False) -> di
     return json.loads(result.stdout)
 
 
-def kernel_job(settings_table: Mapping[str, Any] | None = None):
-    """The kernel batch job for four ``random`` players (settings defaults unless given)."""
-    game = get_game("bluff")
-    players = parse_lineup(LINEUP, game.strategies)
+def kernel_job(settings_table: Mapping[str, Any] | None = None, game: str = "bluff"):
+    """The kernel batch job for the reference's lineup of ``game`` (settings defaults unless
+    given)."""
+    reference = reference_for(game)
+    played = get_game(game)
+    players = parse_lineup(reference.lineup, played.strategies)
     table = dict(settings_table or {})
-    settings = game.settings_for_lineup(game.settings_from_table(table), players)
-    return game.batch_job(settings, players, with_rows=False)
+    settings = played.settings_for_lineup(played.settings_from_table(table), players)
+    return played.batch_job(settings, players, with_rows=False)
 
 
 def play_kernel(job, games: int, seed: int) -> tuple[dict[str, np.ndarray], float]:
@@ -191,9 +234,12 @@ class Estimate:
     rate: bool
 
     def text(self) -> str:
-        """``25.93 [25.92, 25.94] (n=...)`` for a mean, as format_rate for a rate."""
+        """``25.93 [25.92, 25.94] (n=...)`` for a mean, as format_rate for a rate;
+        ``3.732 (n=...)`` for a mean without an interval (nan bounds)."""
         if self.rate:
             return format_rate(self.value, self.low, self.high, self.n)
+        if math.isnan(self.low):
+            return f"{self.value:.3f} (n={self.n:,})"
         return f"{self.value:.3f} [{self.low:.3f}, {self.high:.3f}] (n={self.n:,})"
 
 
@@ -347,15 +393,190 @@ def check_lines(checks: Sequence[Check]) -> list[str]:
     return lines
 
 
+# --- Big Two ---------------------------------------------------------------------------------
+
+BIG_TWO_KINDS = (
+    "pass", "single", "pair", "triple", "straight", "flush", "full house", "four of a kind",
+    "straight flush",
+)  # fmt: skip
+"""The kinds of decision, as ``big_two.rules.KIND_NAMES`` (0: a pass)."""
+
+
+@dataclass(frozen=True)
+class BigTwoStatistics:
+    """Big Two's compared counts: sums and sums of squares over games (one round each)."""
+
+    games: int
+    turns: tuple[int, int]
+    """Decisions per game, forced passes included: (sum, sum of squares)."""
+    tricks: tuple[int, int]
+    wins: tuple[int, ...]
+    penalties: tuple[tuple[int, int], ...]
+    """Per seat: (sum, sum of squares) of penalty points."""
+    opener_rounds: tuple[int, ...]
+    """Per seat: games it led first (it held the 3 of diamonds)."""
+    opener_firsts: int
+    """Games the first leader went out first."""
+    position_firsts: tuple[int, ...]
+    """Games the first out sat this many seats after the first leader."""
+    decisions: tuple[int, int] | None
+    """Real decisions (two options or more) per game; None for a ``--lean`` C run."""
+    lead_changes: tuple[int, int] | None
+    kinds: tuple[int, ...] | None
+    """Decisions by kind (:data:`BIG_TWO_KINDS`), all seats."""
+    options: tuple[int, int] | None
+    """(options summed over decisions, decisions)."""
+
+
+def _options(histogram: Sequence[int]) -> tuple[int, int]:
+    counts = np.asarray(histogram, dtype=np.int64)
+    return int((np.arange(counts.shape[0]) * counts).sum()), int(counts.sum())
+
+
+def big_two_from_kernel(totals: Mapping[str, np.ndarray]) -> BigTwoStatistics:
+    """Big Two's compared statistics from the kernel's count arrays (one round a game)."""
+    if int(totals["rounds"][0]) != int(totals["games"][0]):
+        raise ValueError("the Big Two C reference plays one round a game (target = 0)")
+    return BigTwoStatistics(
+        games=int(totals["games"][0]),
+        turns=_sum_and_squares(totals["turns_hist"]),
+        tricks=_sum_and_squares(totals["tricks_hist"]),
+        wins=tuple(int(w) for w in totals["wins"]),
+        penalties=tuple(
+            (int(s), int(q))
+            for s, q in zip(totals["penalty_sum"], totals["penalty_squares"], strict=True)
+        ),
+        opener_rounds=tuple(int(n) for n in totals["opener_rounds"]),
+        opener_firsts=int(totals["opener_firsts"].sum()),
+        position_firsts=tuple(int(n) for n in totals["position_firsts"]),
+        decisions=_sum_and_squares(totals["game_decisions"]),
+        lead_changes=_sum_and_squares(totals["lead_changes_hist"]),
+        kinds=tuple(int(n) for n in totals["plays"].sum(axis=0)),
+        options=_options(totals["decision_options"]),
+    )
+
+
+def big_two_from_reference(output: Mapping[str, Any]) -> BigTwoStatistics:
+    """Big Two's compared statistics from the C program's output."""
+    full = output["full_statistics"]
+    return BigTwoStatistics(
+        games=int(output["games"]),
+        turns=(int(output["turns_sum"]), int(output["turns_squares"])),
+        tricks=(int(output["tricks_sum"]), int(output["tricks_squares"])),
+        wins=tuple(int(w) for w in output["wins"]),
+        penalties=tuple(
+            (int(s), int(q))
+            for s, q in zip(output["penalty_sum"], output["penalty_squares"], strict=True)
+        ),
+        opener_rounds=tuple(int(n) for n in output["opener_rounds"]),
+        opener_firsts=sum(int(n) for n in output["opener_firsts"]),
+        position_firsts=tuple(int(n) for n in output["position_firsts"]),
+        decisions=(int(output["decisions_sum"]), int(output["decisions_squares"]))
+        if full
+        else None,
+        lead_changes=_sum_and_squares(output["lead_changes_hist"]) if full else None,
+        kinds=tuple(int(n) for n in np.asarray(output["plays"]).sum(axis=0)) if full else None,
+        options=_options(output["decision_options"]) if full else None,
+    )
+
+
+def _mean_check(name: str, k: tuple[int, int], r: tuple[int, int], n_k: int, n_r: int) -> Check:
+    return Check(name, _mean(*k, n_k), _mean(*r, n_r), _mean_p(k, r, n_k, n_r))
+
+
+def _rate_check(name: str, k: int, r: int, n_k: int, n_r: int) -> Check:
+    return Check(name, _rate(k, n_k), _rate(r, n_r), two_proportion_test(k, n_k, r, n_r))
+
+
+def compare_big_two(kernel: BigTwoStatistics, reference: BigTwoStatistics) -> list[Check]:
+    """Every Big Two statistic on both sides with its p-value, Holm-adjusted over those
+    tested: means per game (z-tests from sums of squares), rates per game (pooled
+    two-proportion z-tests). The shares of decisions by kind and the mean options per
+    decision are shown but not tested: a game's decisions are not independent."""
+    k, r = kernel, reference
+    n_k, n_r = k.games, r.games
+    checks = [
+        _mean_check("mean turns", k.turns, r.turns, n_k, n_r),
+        _mean_check("mean tricks", k.tricks, r.tricks, n_k, n_r),
+    ]
+    if k.decisions is not None and r.decisions is not None:
+        checks.append(_mean_check("mean real decisions", k.decisions, r.decisions, n_k, n_r))
+    if k.lead_changes is not None and r.lead_changes is not None:
+        checks.append(_mean_check("mean lead changes", k.lead_changes, r.lead_changes, n_k, n_r))
+    for seat, (kw, rw) in enumerate(zip(k.wins, r.wins, strict=True), start=1):
+        checks.append(_rate_check(f"seat {seat} win rate", kw, rw, n_k, n_r))
+    for seat, (kp, rp) in enumerate(zip(k.penalties, r.penalties, strict=True), start=1):
+        checks.append(_mean_check(f"seat {seat} mean penalty", kp, rp, n_k, n_r))
+    for seat, (ko, ro) in enumerate(zip(k.opener_rounds, r.opener_rounds, strict=True), start=1):
+        checks.append(_rate_check(f"seat {seat} leads first", ko, ro, n_k, n_r))
+    checks.append(_rate_check("first leader out first", k.opener_firsts, r.opener_firsts, n_k, n_r))
+    pairs = zip(k.position_firsts, r.position_firsts, strict=True)
+    for position, (kf, rf) in enumerate(pairs):
+        if position > 0:
+            checks.append(_rate_check(f"first out {position} after the leader", kf, rf, n_k, n_r))
+    if k.kinds is not None and r.kinds is not None:
+        k_all, r_all = sum(k.kinds), sum(r.kinds)
+        for name, kk, rk in zip(BIG_TWO_KINDS, k.kinds, r.kinds, strict=True):
+            shown = Check(
+                f"decisions: {name} (not tested)", _rate(kk, k_all), _rate(rk, r_all), math.nan
+            )
+            checks.append(shown)
+    if k.options is not None and r.options is not None:
+        checks.append(
+            Check(
+                "mean options per decision (not tested)",
+                Estimate(k.options[0] / k.options[1], math.nan, math.nan, k.options[1], False),
+                Estimate(r.options[0] / r.options[1], math.nan, math.nan, r.options[1], False),
+                math.nan,
+            )
+        )
+    return holm(checks)
+
+
+# --- the references -----------------------------------------------------------------------
+
+REFERENCES: dict[str, Reference] = {
+    "bluff": Reference(
+        "bluff",
+        SOURCE,
+        LINEUP,
+        statistics_from_kernel,
+        statistics_from_reference,
+        compare,
+        "doubt and claim tables, histograms, score trajectories",
+        OVERRIDABLE,
+    ),
+    "big-two": Reference(
+        "big-two",
+        SOURCE.with_name("big_two_random.c"),
+        "random,random,random,random",
+        big_two_from_kernel,
+        big_two_from_reference,
+        compare_big_two,
+        "decisions by seat and kind, leads by kind, places, cards left, decision options, "
+        "histograms, score trajectories",
+    ),
+}
+"""Every game with a C reference, by registered name."""
+
+
 def check_statistics(
-    games: int, seed: int, out_dir: Path, settings: Mapping[str, int] | None = None
+    games: int,
+    seed: int,
+    out_dir: Path,
+    settings: Mapping[str, int] | None = None,
+    game: str = "bluff",
 ) -> list[Check]:
-    """Play ``games`` games on each side (C with its own seed) and compare the statistics."""
-    binary = build(out_dir, settings)
-    job = kernel_job(settings)
+    """Play ``games`` games of ``game`` on each side (C with its own seed) and compare the
+    statistics."""
+    reference = reference_for(game)
+    binary = build(out_dir, settings, game)
+    job = kernel_job(settings, game)
     totals, _ = play_kernel(job, games, seed)
     output = run_reference(binary, games, seed + REFERENCE_SEED_OFFSET)
-    return compare(statistics_from_kernel(totals), statistics_from_reference(output))
+    return reference.compare(
+        reference.statistics_from_kernel(totals), reference.statistics_from_reference(output)
+    )
 
 
 # --- timing ---------------------------------------------------------------------------------
@@ -368,10 +589,11 @@ class Measurement:
     games: int
     kernel_rates: list[float]
     reference_rates: list[float]
-    """The C program keeping the kernel's statistics (doubt and claim tables included)."""
+    """The C program keeping the kernel's statistics (its tables included)."""
     lean_rates: list[float]
     """The C program with ``--lean``: summary counts only."""
     checks: list[Check]
+    game: str = "bluff"
 
     @property
     def kernel(self) -> float:
@@ -389,18 +611,21 @@ class Measurement:
         return statistics.median(self.lean_rates)
 
 
-def measure(games: int, runs: int = 3, seed: int = 2, progress=print) -> Measurement:
-    """Time kernel and C reference alternately ``runs`` times each on one core.
+def measure(
+    games: int, runs: int = 3, seed: int = 2, progress=print, game: str = "bluff"
+) -> Measurement:
+    """Time ``game``'s kernel and C reference alternately ``runs`` times each on one core.
 
     The kernel's numba cache is warmed first; every figure is CPU time of the game loop
     (the C program times itself). The first run of each side feeds the statistics check.
     """
-    job = kernel_job()
+    reference = reference_for(game)
+    job = kernel_job(game=game)
     job(1, 100)  # compile or load the kernel before timing
     kernel_rates, reference_rates, lean_rates = [], [], []
     kernel_totals = reference_output = None
     with tempfile.TemporaryDirectory(prefix="zoosim-cref-") as folder:
-        binary = build(Path(folder))
+        binary = build(Path(folder), game=game)
         for run in range(runs):
             progress(f"  run {run + 1}/{runs}: kernel ...")
             totals, seconds = play_kernel(job, games, seed)
@@ -412,15 +637,19 @@ def measure(games: int, runs: int = 3, seed: int = 2, progress=print) -> Measure
             reference_output = reference_output or output
             lean = run_reference(binary, games, seed + REFERENCE_SEED_OFFSET, lean=True)
             lean_rates.append(float(lean["games_per_second"]))
-    checks = compare(
-        statistics_from_kernel(kernel_totals), statistics_from_reference(reference_output)
+    checks = reference.compare(
+        reference.statistics_from_kernel(kernel_totals),
+        reference.statistics_from_reference(reference_output),
     )
-    return Measurement(games, kernel_rates, reference_rates, lean_rates, checks)
+    return Measurement(games, kernel_rates, reference_rates, lean_rates, checks, game)
 
 
 def main() -> None:
     """Measure and check from the command line."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--game", default="bluff", choices=sorted(REFERENCES), help="the game (default bluff)"
+    )
     parser.add_argument("--games", default="1e6", help="games per run and side (e.g. 1e6)")
     parser.add_argument("--runs", type=int, default=3, help="alternating runs per side")
     parser.add_argument("--seed", type=int, default=2)
@@ -433,9 +662,9 @@ def main() -> None:
     games = parse_count(args.games)
     if args.check_only:
         with tempfile.TemporaryDirectory(prefix="zoosim-cref-") as folder:
-            checks = check_statistics(games, args.seed, Path(folder))
+            checks = check_statistics(games, args.seed, Path(folder), game=args.game)
     else:
-        result = measure(games, args.runs, args.seed)
+        result = measure(games, args.runs, args.seed, game=args.game)
         checks = result.checks
         print(f"kernel       {result.kernel:>12,.0f} games/s  runs {result.kernel_rates}")
         print(f"C reference  {result.reference:>12,.0f} games/s  runs {result.reference_rates}")

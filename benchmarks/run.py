@@ -2,8 +2,8 @@
 
 Measured, never asserted, for every game in :data:`BENCHMARKS`:
 (a) kernel games/s on one core, in CPU time (four ``random`` players, and the other listed
-    lineups); where a C reference exists (Bluff in Zoo, see ``c_reference.py``), kernel and
-    C alternate a few times, the medians and their ratio are reported and the two sides'
+    lineups); where a C reference exists (Bluff in Zoo, Big Two: ``c_reference.py``), kernel
+    and C alternate a few times, the medians and their ratio are reported and the two sides'
     statistics are checked against each other;
 (b) wall time and peak memory of ``zoosim run --games N`` with numba's cache warm, memory
     summed over the whole process tree (Bluff in Zoo also at 1e7: memory must not grow);
@@ -11,7 +11,8 @@ Measured, never asserted, for every game in :data:`BENCHMARKS`:
 and then issue 13's targets (``measure_targets``), each against its threshold: kernel
 rates (median of several CPU-time runs), whole-process wall times of ``zoosim run`` (median
 of several) and the ``--jobs 2`` / ``--jobs 1`` ratio (median of alternating pairs), each
-with the other work on the machine while it ran. ``--only targets`` measures only those.
+with the other work on the machine while it ran. ``--only targets`` measures only those;
+``--only c-references`` only their kernel / C reference rows.
 """
 
 from __future__ import annotations
@@ -161,6 +162,7 @@ BENCHMARKS = (
         (1.0, 0.5, 0.5),
         ("1e6",),
         unit="one game = one round, won by the first player out (target = 0)",
+        c_reference_lineup=c_reference.reference_for("big-two").lineup,
     ),
     GameBenchmarks(
         "through-the-zoo",
@@ -235,23 +237,26 @@ def kernel_rate(
 
 
 def c_reference_rows(
-    title: str, lineup: str, games: int, runs: int, kept: dict | None = None
+    title: str, lineup: str, games: int, runs: int, kept: dict | None = None, game: str = "bluff"
 ) -> tuple[list, list[str]]:
-    """Kernel against the C reference: benchmark rows and the statistics-check section;
-    ``kept`` (if given) receives the measurement and the load while it ran under the key
-    ``"c_reference"``, for the issue-13 targets table."""
+    """``game``'s kernel against its C reference: benchmark rows and the statistics-check
+    section; ``kept`` (if given) receives the measurement and the load while it ran under
+    the key ``("c_reference", game)``, for the issue-13 targets table."""
+    reference = c_reference.reference_for(game)
     kernel_name = f"{title} (a) kernel, {lineup}, one core"
-    c_name = f"{title} (a) C reference (benchmarks/bluff_random.c), {lineup}, one core"
+    c_name = f"{title} (a) C reference (benchmarks/{reference.source.name}), {lineup}, one core"
     if not c_reference.compiler_available():
         print(f"{title}: {c_reference.COMPILER} not found, C reference skipped", flush=True)
-        rate = kernel_rate("bluff", lineup, games)
+        rate = kernel_rate(game, lineup, games)
         note = f"not measured: {c_reference.COMPILER} not found"
         return [(kernel_name, f"{rate:,.0f} games/s", "", ""), (c_name, note, "", "")], []
     print(f"{title}: (a) kernel against the C reference, {runs} alternating runs ...")
     probe = LoadProbe()
-    result = c_reference.measure(games, runs, progress=lambda text: print(text, flush=True))
+    result = c_reference.measure(
+        games, runs, progress=lambda text: print(text, flush=True), game=game
+    )
     if kept is not None:
-        kept["c_reference"] = (result, probe.stop())
+        kept[("c_reference", game)] = (result, probe.stop())
     rows = [
         (kernel_name, f"{result.kernel:,.0f} games/s", "", ""),
         (c_name, f"{result.reference:,.0f} games/s", "", ""),
@@ -277,12 +282,13 @@ def c_reference_rows(
     section = [
         f"## {title}: the kernel against the C reference",
         "",
-        f"`benchmarks/bluff_random.c` ({' '.join([c_reference.COMPILER, *c_reference.FLAGS])}) "
+        f"`benchmarks/{reference.source.name}` "
+        f"({' '.join([c_reference.COMPILER, *c_reference.FLAGS])}) "
         f"plays the same game and policy, {lineup}, default settings. Both sides play "
         f"{games:,} games per run on one core, alternating, {runs} runs each; rates are CPU "
         "time of the game loop, medians of the runs (numba cache warm). The C reference keeps "
-        "the statistics the kernel keeps (doubt and claim tables, histograms, score "
-        "trajectories); `--lean` keeps summary counts only.",
+        f"the statistics the kernel keeps ({reference.kept}); `--lean` keeps summary counts "
+        "only.",
         "",
         "- kernel runs: " + ", ".join(f"{r:,.0f}" for r in result.kernel_rates) + " games/s",
         "- C reference runs: "
@@ -390,7 +396,7 @@ def measure_game(
         lineup, label = resolve_lineup(bench.game, listed)
         games = max(1000, int(kernel_games * share))
         if lineup == bench.c_reference_lineup:
-            c_rows, sections = c_reference_rows(title, lineup, games, c_runs, kept)
+            c_rows, sections = c_reference_rows(title, lineup, games, c_runs, kept, bench.game)
             rows += c_rows
             continue
         if bench.also_per:
@@ -491,7 +497,8 @@ KERNEL_TARGETS = (
     KernelTarget("zoology", "curious*4", 60_000, 0.01),
 )
 C_REFERENCE_RATIO = 0.5
-"""Issue 13: the Bluff in Zoo kernel plays at least this share of the C reference's games/s."""
+"""Issue 13: a kernel with a C reference (Bluff in Zoo, and Big Two as the compendium games
+follow the same rules) plays at least this share of the C reference's games/s."""
 DEFAULT_RUN_SECONDS = 10.0
 """Issue 13: ``zoosim run --games 1e6`` with the default lineup, wall seconds (2 cores, warm)."""
 STARTUP_SECONDS = 1.5
@@ -522,21 +529,27 @@ def kernel_target_row(target: KernelTarget, kernel_games: int, runs: int) -> str
     return target_row(Target(name, target.rate, True, "games/s"), spread(rates), how, probe.stop())
 
 
-def c_reference_target_row(kernel_games: int, runs: int, kept: dict) -> str | None:
-    """Bluff in Zoo's kernel against the C reference: the median of the per-pair ratios
+def c_reference_target_row(
+    kernel_games: int, runs: int, kept: dict, game: str = "bluff"
+) -> str | None:
+    """``game``'s kernel against its C reference: the median of the per-pair ratios
     (kernel and C alternate), from ``kept`` when the game rows measured it, else measured;
     None (no row) without a C compiler."""
-    lineup = c_reference.LINEUP
-    name = f"Bluff in Zoo kernel, {lineup}: >= {C_REFERENCE_RATIO}x the C reference per core"
-    if "c_reference" not in kept:
+    lineup = c_reference.reference_for(game).lineup
+    title = get_game(game).title
+    name = f"{title} kernel, {lineup}: >= {C_REFERENCE_RATIO}x the C reference per core"
+    key = ("c_reference", game)
+    if key not in kept:
         if not c_reference.compiler_available():
             print(f"targets: {c_reference.COMPILER} not found, C reference skipped", flush=True)
             return None
         print(f"targets: {name} ...", flush=True)
         probe = LoadProbe()
-        result = c_reference.measure(kernel_games, runs, progress=lambda t: print(t, flush=True))
-        kept["c_reference"] = (result, probe.stop())
-    result, load = kept["c_reference"]
+        result = c_reference.measure(
+            kernel_games, runs, progress=lambda t: print(t, flush=True), game=game
+        )
+        kept[key] = (result, probe.stop())
+    result, load = kept[key]
     ratios = pairwise_ratios(result.kernel_rates, result.reference_rates)
     how = (
         f"kernel / C reference CPU-time rates (one core, {result.games:,} games a run), "
@@ -643,6 +656,16 @@ def jobs_floor_text(game: str, games: str) -> str:
     )
 
 
+def c_reference_target_rows(kernel_games: int, c_runs: int, kept: dict) -> list[str]:
+    """The targets table's kernel / C reference row of every game with a C reference."""
+    rows = []
+    for game in c_reference.REFERENCES:
+        row = c_reference_target_row(kernel_games, c_runs, kept, game)
+        if row is not None:
+            rows.append(row)
+    return rows
+
+
 def measure_targets(
     zoosim: str, kernel_games: int, runs: int, startup_runs: int, c_runs: int, kept: dict
 ) -> list[str]:
@@ -650,10 +673,7 @@ def measure_targets(
 
     ``runs``: timed runs of each kernel rate and of the 1e6 run, and ``--jobs`` pairs;
     ``kept``: the C reference's measurement if the game rows already made it."""
-    rows = []
-    c_row = c_reference_target_row(kernel_games, c_runs, kept)
-    if c_row is not None:
-        rows.append(c_row)
+    rows = c_reference_target_rows(kernel_games, c_runs, kept)
     scratch = Path(tempfile.mkdtemp(prefix="zoosim-bench-targets-"))
     try:
         rows += wall_target_rows(zoosim, scratch, runs, startup_runs)
@@ -719,8 +739,9 @@ def main() -> None:
     )
     parser.add_argument(
         "--only",
-        choices=["targets"],
-        help="measure only the issue-13 targets section (written alone to --output)",
+        choices=["targets", "c-references"],
+        help="measure only the issue-13 targets section, or only its kernel / C reference "
+        "rows (written alone to --output)",
     )
     parser.add_argument(
         "--target-runs",
@@ -740,6 +761,13 @@ def main() -> None:
     rows = []
     sections: list[str] = []
     kept: dict = {}
+    if args.only == "c-references":
+        rows = c_reference_target_rows(args.kernel_games, args.c_runs, {})
+        title = "Benchmarks: issue 13 kernel / C reference rows only"
+        lines = [*header_lines(load_at_start, title), *targets.TABLE_HEADER, *rows, ""]
+        Path(args.output).write_text("\n".join(lines), encoding="utf-8")
+        print("\n".join(lines))
+        return
     for bench in BENCHMARKS:
         if args.only or (args.game and bench.game not in args.game):
             continue
@@ -769,7 +797,7 @@ def main() -> None:
         "(b) 1e6 games in under 30 s and under 500 MB, with the same memory for 1e7; "
         "Lucky Lions (a) >= 200,000 games/s per core with four `random` players (base game); "
         "Zoology (b) 1e5 games with 4 players on the primary board in under 60 s; "
-        "Bluff in Zoo (a) kernel >= 0.5x the C reference per core (issue 13); "
+        "Bluff in Zoo and Big Two (a) kernel >= 0.5x the C reference per core (issue 13); "
         "Short Zoot Suit (a) >= 100,000 games/s per core with four `random` players and "
         ">= 20,000 with heuristics (one game = the whole game, one round per player); "
         "Hodge Podge Dodgeball (a) >= 100,000 games/s per core with `random` players and "

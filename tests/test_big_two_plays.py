@@ -152,3 +152,18 @@ def test_fast_random_is_the_listed_random(hand, table, later, seed):
     assert (int(got[0]), int(got[1])) == (int(expected[0]), int(expected[1]))
     assert got[2] == n  # the legal plays it counted (the kernel's decision options)
     assert one[0] == two[0]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**64 - 1), st.integers(1, 2**32 - 1))
+def test_scalar_draw_is_the_stream_draw(state, n):
+    """``strategies.draw`` (the kernel's scalar stream) draws what ``rng.below`` draws from a
+    stream array in that state, and leaves the state the array is left in."""
+    from zooanalysis.games.big_two.strategies import draw
+    from zooanalysis.rng import below
+
+    stream = np.array([state], dtype=np.uint64)
+    expected = below(stream, n)
+    pick, after = draw(np.uint64(state), n)
+    assert 0 <= pick < n
+    assert (int(pick), int(after)) == (int(expected), int(stream[0]))

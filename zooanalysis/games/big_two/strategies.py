@@ -32,7 +32,7 @@ from zooanalysis.games.big_two.plays import (
     suits_of_rank,
 )
 from zooanalysis.games.big_two.rules import KIND_SHIFT, PAIR, SINGLE, TRIPLE
-from zooanalysis.rng import below
+from zooanalysis.rng import mix64
 from zooanalysis.strategy_spec import ParamSpec, PlayerSpec, StrategyInfo
 
 RANDOM, CONTROL, GREEDY = 0, 1, 2
@@ -158,16 +158,24 @@ def control_cards(hand, keep_aces) -> np.uint64:
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
+def random_index(n, leading, state):
+    """The ``random`` policy's pick among ``n`` listed plays on a scalar stream state:
+    ``(index, state)``, index -1 to pass (no draw when a follower has no legal play)."""
+    if leading:
+        return draw(state, n)
+    if n == 0:
+        return np.int64(-1), state
+    pick, state = draw(state, n + 1)
+    return (np.int64(-1) if pick == n else pick), state
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
 def random_play(n, leading, masks, keys, stream):
     """The ``random`` policy's pick among the ``n`` listed plays: (mask, key) or (0, 0)."""
-    if leading:
-        pick = below(stream, n)
-    elif n == 0:
+    pick, state = random_index(n, leading, stream[0])
+    stream[0] = state
+    if pick < 0:
         return _ZERO, 0
-    else:
-        pick = below(stream, n + 1)
-        if pick == n:
-            return _ZERO, 0
     return masks[pick], keys[pick]
 
 
@@ -175,6 +183,9 @@ COMB5 = np.array([0, 0, 0, 0, 0, 1, 6, 21, 56, 126, 252, 462, 792, 1287], dtype=
 """``COMB5[n]``: the 5-card subsets of n cards (n <= 13, one suit of one deck)."""
 _KEY_BITS = (1 << KIND_SHIFT) - 1
 
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_S32 = np.uint64(32)
 
 POP4 = np.array([bin(n).count("1") for n in range(16)], dtype=np.int64)
 """``POP4[nibble]``: the suits in a nibble."""
@@ -227,60 +238,79 @@ def count_five(hand) -> int:
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _pick_group(hand, table, sizes, low_rank, pick):
-    """The ``pick``-th subset (pairs or triples, ``table``/``sizes``) over ranks from
-    ``low_rank`` up, as (mask, rank, subset); used after the counts are known."""
-    for rank in range(low_rank, N_BIG_RANKS):
-        suits = suits_of_rank(hand, rank)
-        if pick < sizes[suits]:
-            subset = table[suits, pick]
-            return np.uint64(subset) << np.uint64(4 * rank), rank, subset
-        pick -= sizes[suits]
-    return _ZERO, -1, 0
+def draw(state, n):
+    """``rng.below`` on a stream state held as a scalar: (a uniform integer in ``[0, n)``,
+    the next state); the same number ``below`` draws from ``stream[0] = state``."""
+    state = state + _GOLDEN
+    return np.int64(((mix64(state) >> _S32) * np.uint64(n)) >> _S32), state
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def random_fast(hand, table_key, table_size, must, identical, masks, keys, stream):
-    """Exactly ``random_play(list_plays(...))`` (same plays, same draws), without listing
-    singles, pairs and triples: they are counted and the drawn one found by rank; only the
-    five-card plays are listed, and only when the draw falls among them. Returns ``(mask,
-    key, n)``: the play (``(0, 0)`` passes) and how many legal plays there were (the
-    count ``list_plays`` returns; the kernel counts the decision's options from it)."""
-    if must != _ZERO:
-        n = list_plays(hand, table_key, table_size, must, identical, masks, keys)
-        mask, key = random_play(n, table_size == 0, masks, keys, stream)
-        return mask, key, n
-    later = identical == LATER_WINS
+def _pick_pair(hand, low_rank, pick):
+    """The ``pick``-th pair over the ranks from ``low_rank`` up, in listing order: (mask,
+    key); used after the count is known. Reads the tables as globals (no array argument)."""
+    for rank in range(low_rank, N_BIG_RANKS):
+        suits = suits_of_rank(hand, rank)
+        if pick < N_PAIRS[suits]:
+            subset = np.uint64(PAIRS_OF[suits, pick])
+            key = (PAIR << KIND_SHIFT) | (rank * 4 + high_index(subset))
+            return subset << np.uint64(4 * rank), key
+        pick -= N_PAIRS[suits]
+    return _ZERO, 0
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _pick_triple(hand, low_rank, pick):
+    """The ``pick``-th triple over the ranks from ``low_rank`` up: (mask, key)."""
+    for rank in range(low_rank, N_BIG_RANKS):
+        suits = suits_of_rank(hand, rank)
+        if pick < N_TRIPLES[suits]:
+            subset = np.uint64(TRIPLES_OF[suits, pick])
+            return subset << np.uint64(4 * rank), (TRIPLE << KIND_SHIFT) | rank
+        pick -= N_TRIPLES[suits]
+    return _ZERO, 0
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def random_small(hand, table_key, table_size, later, state):
+    """The ``random`` policy's decision without listing, on a scalar stream state, for a
+    lead with no card it must include and for a follow of one, two or three cards (not
+    five): ``(mask, key, n, five, state)``: the play (``(0, 0)`` passes), how many legal
+    plays there were, ``five`` (-1, or the index of the drawn lead in ``list_five``'s
+    listing when the draw fell among the five-card plays: the caller lists them) and the
+    state after the draw. The same plays and draws as ``random_play(list_plays(...))``.
+
+    Scalars only, so a kernel calls it at every decision without numba's reference counts
+    on array arguments (an atomic increment and decrement per array per call)."""
     if table_size == 0:
         n1 = count_faces(hand)
         n2, n3, n5 = count_leads(hand)
         n = n1 + n2 + n3 + n5
-        pick = below(stream, n)
+        pick, state = draw(state, n)
         if pick < n1:
             card = nth_face(hand, pick)
-            return _ONE << np.uint64(card), (SINGLE << KIND_SHIFT) | card, n
+            return _ONE << np.uint64(card), (SINGLE << KIND_SHIFT) | card, n, -1, state
         pick -= n1
         if pick < n2:
-            mask, rank, subset = _pick_group(hand, PAIRS_OF, N_PAIRS, np.int64(0), pick)
-            return mask, (PAIR << KIND_SHIFT) | (rank * 4 + high_index(np.uint64(subset))), n
+            mask, key = _pick_pair(hand, np.int64(0), pick)
+            return mask, key, n, -1, state
         pick -= n2
         if pick < n3:
-            mask, rank, subset = _pick_group(hand, TRIPLES_OF, N_TRIPLES, np.int64(0), pick)
-            return mask, (TRIPLE << KIND_SHIFT) | rank, n
-        list_five(hand, np.int64(0), table_size == 0, _ZERO, identical, masks, keys, np.int64(0))
-        return masks[pick - n3], keys[pick - n3], n
+            mask, key = _pick_triple(hand, np.int64(0), pick)
+            return mask, key, n, -1, state
+        return _ZERO, 0, n, pick - n3, state
     if table_size == 1:
         card = table_key & _KEY_BITS
         beaten = (_ONE << np.uint64(card)) - _ONE if later else (_ONE << np.uint64(card + 1)) - _ONE
         legal = hand & ~beaten
         n = count_faces(legal)
         if n == 0:
-            return _ZERO, 0, 0
-        pick = below(stream, n + 1)
+            return _ZERO, 0, 0, -1, state
+        pick, state = draw(state, n + 1)
         if pick == n:
-            return _ZERO, 0, n
+            return _ZERO, 0, n, -1, state
         card = nth_face(legal, pick)
-        return _ONE << np.uint64(card), (SINGLE << KIND_SHIFT) | card, n
+        return _ONE << np.uint64(card), (SINGLE << KIND_SHIFT) | card, n, -1, state
     if table_size == 2:
         top = table_key & _KEY_BITS
         low_rank = top >> 2
@@ -294,10 +324,10 @@ def random_fast(hand, table_key, table_size, must, identical, masks, keys, strea
         for rank in range(low_rank + 1, N_BIG_RANKS):
             n += N_PAIRS[suits_of_rank(hand, rank)]
         if n == 0:
-            return _ZERO, 0, 0
-        pick = below(stream, n + 1)
+            return _ZERO, 0, 0, -1, state
+        pick, state = draw(state, n + 1)
         if pick == n:
-            return _ZERO, 0, n
+            return _ZERO, 0, n, -1, state
         if pick < same:
             for i in range(N_PAIRS[suits]):
                 subset = PAIRS_OF[suits, i]
@@ -305,22 +335,44 @@ def random_fast(hand, table_key, table_size, must, identical, masks, keys, strea
                 if strength > top or (later and strength == top):
                     if pick == 0:
                         mask = np.uint64(subset) << np.uint64(4 * low_rank)
-                        return mask, (PAIR << KIND_SHIFT) | strength, n
+                        return mask, (PAIR << KIND_SHIFT) | strength, n, -1, state
                     pick -= 1
-        mask, rank, subset = _pick_group(hand, PAIRS_OF, N_PAIRS, low_rank + 1, pick - same)
-        return mask, (PAIR << KIND_SHIFT) | (rank * 4 + high_index(np.uint64(subset))), n
-    if table_size == 3:
-        low_rank = (table_key & _KEY_BITS) + (0 if later else 1)
-        n = 0
-        for rank in range(low_rank, N_BIG_RANKS):
-            n += N_TRIPLES[suits_of_rank(hand, rank)]
-        if n == 0:
-            return _ZERO, 0, 0
-        pick = below(stream, n + 1)
-        if pick == n:
-            return _ZERO, 0, n
-        mask, rank, subset = _pick_group(hand, TRIPLES_OF, N_TRIPLES, low_rank, pick)
-        return mask, (TRIPLE << KIND_SHIFT) | rank, n
+        mask, key = _pick_pair(hand, low_rank + 1, pick - same)
+        return mask, key, n, -1, state
+    low_rank = (table_key & _KEY_BITS) + (0 if later else 1)  # three cards
+    n = 0
+    for rank in range(low_rank, N_BIG_RANKS):
+        n += N_TRIPLES[suits_of_rank(hand, rank)]
+    if n == 0:
+        return _ZERO, 0, 0, -1, state
+    pick, state = draw(state, n + 1)
+    if pick == n:
+        return _ZERO, 0, n, -1, state
+    mask, key = _pick_triple(hand, low_rank, pick)
+    return mask, key, n, -1, state
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def random_fast(hand, table_key, table_size, must, identical, masks, keys, stream):
+    """Exactly ``random_play(list_plays(...))`` (same plays, same draws), without listing
+    singles, pairs and triples: they are counted and the drawn one found by rank
+    (:func:`random_small`); only the five-card plays are listed, and only when the draw
+    falls among them. Returns ``(mask, key, n)``: the play (``(0, 0)`` passes) and how many
+    legal plays there were (the count ``list_plays`` returns; the kernel counts the
+    decision's options from it)."""
+    if must != _ZERO:
+        n = list_plays(hand, table_key, table_size, must, identical, masks, keys)
+        mask, key = random_play(n, table_size == 0, masks, keys, stream)
+        return mask, key, n
+    if table_size != 5:
+        later = identical == LATER_WINS
+        mask, key, n, five, state = random_small(hand, table_key, table_size, later, stream[0])
+        stream[0] = state
+        if five >= 0:
+            list_five(hand, np.int64(0), table_size == 0, _ZERO, identical, masks, keys,
+                      np.int64(0))  # fmt: skip
+            return masks[five], keys[five], n
+        return mask, key, n
     n = list_five(hand, table_key, table_size == 0, _ZERO, identical, masks, keys, np.int64(0))
     mask, key = random_play(n, table_size == 0, masks, keys, stream)
     return mask, key, n
