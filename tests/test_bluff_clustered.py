@@ -147,7 +147,8 @@ def test_a_run_without_the_moments_counts_units_as_independent(reference_run) ->
         assert (row.ci_low, row.ci_high) == pytest.approx((low, high))
         assert not row.clustered and row.effective_n == row.n
     text = old.summary()
-    assert text.count("counted as independent") == 4  # all doubts, 2 doubters, 2 claimants
+    # all doubts, then by doubter and by claimant: cautious and random each
+    assert text.count("counted as independent") == 5
     assert " games)" not in text.split("Doubt success")[1]
     assert math.isclose(
         old.clustered_rates("claims").loc["cautious", "rate"],

@@ -64,6 +64,10 @@ class BluffRun(Run):
 
         Columns: ``rate`` (share of doubts that caught a false claim), ``ci_low``,
         ``ci_high``, ``n`` (doubts). Groups with fewer than ``min_doubts`` doubts are left out.
+        The intervals count the doubts as independent, which they nearly are: the design
+        effect measured from per-game counts (20,000 games each of the default lineup and of
+        random*4) is 0.86 to 1.03 overall, by seat and in the biggest cells of claimed count
+        x pile size. For doubt success by doubter see :meth:`clustered_rates`.
         """
         by = _check_groups(by, DOUBT_GROUPS)
         table = self.doubts()
@@ -85,7 +89,11 @@ class BluffRun(Run):
         """Share of claims that were false when made (a bluff, knowingly or not), by ``by``.
 
         "False when made" is judged on the whole pile at that moment, cards the claimant
-        never saw included.
+        never saw included. The intervals count the claims as independent, and the claims of
+        one game are not: by strategy (or overall) use :meth:`clustered_rates`; for the cells
+        of this table the design effect measured from per-game counts (20,000 games) is 1.05
+        to 1.30 by claimed count x pile size and 1.2 to 3.2 by card placed, so their
+        intervals are too narrow by up to a factor 1.8.
         """
         by = _check_groups(by, CLAIM_GROUPS)
         grouped = self.claims().groupby(by, observed=True)[["false_claims", "claims"]].sum()

@@ -446,5 +446,5 @@ def shown_card_line(card_type: str, row: pd.Series) -> str:
     shown, in how many games when the intervals are clustered by game)."""
     won = rate_with_interval(row.won_rate, row.won_ci_low, row.won_ci_high)
     tied = rate_with_interval(row.tied, row.tied_ci_low, row.tied_ci_high)
-    counted = f"in {int(row.games):,} games" if row.clustered else "counted as independent"
-    return f"  {card_type:<14} {won}  tied {tied} (n={int(row.shown):,} shown {counted})"
+    counted = f" in {int(row.games):,} games" if row.clustered else ", counted as independent"
+    return f"  {card_type:<14} {won}  tied {tied} (n={int(row.shown):,} shown{counted})"

@@ -440,7 +440,9 @@ def question_section(run: ZoologyRun) -> Section:
                 f"card's information): {', '.join(little.index)}. Their votes end with no "
                 f"Champion {rate_phrase(pooled.rate, pooled.ci_low, pooled.ci_high, int(pooled.n))}"
                 f" of plays, {compared} the other cards' "
-                f"{rate_phrase(others.rate, others.ci_low, others.ci_high, int(others.n))}.",
+                f"{rate_phrase(others.rate, others.ci_low, others.ci_high, int(others.n))} "
+                "(both intervals count a game's plays as independent; pooled over cards their "
+                "design effect measured about 1.08, so they are about 4% too narrow).",
                 pooled.rate,
                 pooled.ci_low,
                 pooled.ci_high,
