@@ -109,7 +109,9 @@ class BluffRun(Run):
         Columns ``rate, ci_low, ci_high, n`` (units), ``effective_n`` (the n the interval
         is Wilson's for), ``games`` and ``clustered``. A run written before the per-game
         moments were kept (no ``unit_moments`` table) gets Wilson's interval over the units
-        as if independent, ``clustered`` False and ``effective_n`` = n.
+        as if independent, ``clustered`` False and ``effective_n`` = n. In a rotated run each
+        seating's game is a cluster (``games`` counts every seating); the seatings of one deal
+        share its cards, which this does not allow for.
         """
         if unit not in UNITS or by not in ("strategy", "all"):
             raise ValueError(f"unit must be one of {', '.join(UNITS)} and by 'strategy' or 'all'")

@@ -122,7 +122,8 @@ class LuckyLionsRun(Run):
     def clustered(self) -> bool:
         """Whether the run kept the rolls' per-game moments (runs written before did not):
         the shown cards' results, the die sizes and the mean die size then get intervals
-        that count games, not rolls, as independent."""
+        that count games, not rolls, as independent (in a rotated run every seating's game,
+        though the seatings of one deal share its cards)."""
         return "shown_moments" in self.table_names
 
     def tie_rates(self) -> pd.DataFrame:
