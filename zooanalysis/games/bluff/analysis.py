@@ -64,10 +64,13 @@ class BluffRun(Run):
 
         Columns: ``rate`` (share of doubts that caught a false claim), ``ci_low``,
         ``ci_high``, ``n`` (doubts). Groups with fewer than ``min_doubts`` doubts are left out.
-        The intervals count the doubts as independent, which they nearly are: the design
-        effect measured from per-game counts (20,000 games each of the default lineup and of
-        random*4) is 0.86 to 1.03 overall, by seat and in the biggest cells of claimed count
-        x pile size. For doubt success by doubter see :meth:`clustered_rates`.
+        The intervals count the doubts as independent, which they nearly are in the default
+        lineup and random*4: the design effect measured from per-game counts (20,000 games
+        each) is 0.86 to 1.03 overall, by seat and in the biggest cells of claimed count x
+        pile size; but with bayes,bayes,cautious,random (10,000 games) the random seat's
+        doubts have 1.23 and the cell of one claimed on a one-card pile 1.21 (other big cells
+        0.96 to 1.00), so such cells' intervals can be up to 10% too narrow. For doubt
+        success overall and by doubter see :meth:`clustered_rates`.
         """
         by = _check_groups(by, DOUBT_GROUPS)
         table = self.doubts()
