@@ -203,7 +203,11 @@ class ZoologyRun(Run):
         come one a round, several to a game, but the intervals count them as independent:
         the design effect measured from per-game counts is at most 1.03 (0.96 to 1.02 by
         seat and phase with curious:guess=0*4, bayes*4 and eliminator,bounded,bayes,curious;
-        0.72 to 0.98 pooled over the seats), so clustering would not widen them."""
+        0.72 to 0.99 pooled over the seats; 1.00 by seat in the cooperative game), so
+        clustering would not widen them. Not so for a cooperative run's strategy that holds
+        several seats: the first guesses of one table move together (design effect 1.25 for
+        team*6 pooled over the seats), so by strategy its intervals are about 12% too narrow
+        (the report's finding says so)."""
         by = self._by(by)
         columns = [
             "first_guesses_free",
