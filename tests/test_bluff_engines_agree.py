@@ -158,6 +158,12 @@ def test_kernel_equals_reference(game_settings, lineup, seed, n_games):
     assert kernel_totals["games"][0] == n_games
     assert kernel_rows["row_moves"].min() > 0
     assert kernel_totals["claims"].sum() > 0 and kernel_totals["doubts"].sum() > 0
+    # the per-game moments (compared above with every count) are not vacuous: the sum of
+    # each seat's squared claims per game is at least its claims, equal only if one a game
+    claim_moments = kernel_totals["claim_moments"]
+    per_seat_claims = kernel_totals["claims"].sum(axis=(1, 2, 3, 4, 5))
+    assert (np.diagonal(claim_moments[:, :, 1]) > per_seat_claims).all()
+    assert kernel_totals["doubt_moments"][:, :, 1].sum() >= kernel_totals["doubts"].sum()
     # score trajectories: every game has a lead-change count, every single-winner game a
     # settled bin (the arrays themselves are compared above)
     assert kernel_totals["lead_changes_hist"].sum() == n_games

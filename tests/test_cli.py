@@ -116,7 +116,11 @@ def test_run_exits_zero_and_prints_the_summary(cli_run: tuple[Path, str]) -> Non
     # How the games ended, doubt success and bluff rate, all with CI and n.
     assert re.search(rf"a player reached 30 points\s+{RATE_RE}", text)
     assert re.search(rf"the deck ran out\s+{RATE_RE}", text)
-    assert re.search(rf"all doubts\s+{RATE_RE}", text)
+    # doubts and claims come several to a game: n units in G games (stats.clustered_rate)
+    clustered = r"\d+\.\d+% \[\d+\.\d+%, \d+\.\d+%\] \(n=[\d,]+ {} in 3,000 games\)"
+    assert re.search(rf"all doubts\s+{clustered.format('doubts')}", text)
+    bluffs = text.split("Bluff rate (claims false when made), by claimant:")[1]
+    assert re.search(rf"\n  \S+\s+{clustered.format('claims')}", bluffs)
     assert text.rstrip().splitlines()[-1].startswith(f"Written to {out}/")
 
 

@@ -148,6 +148,10 @@ def test_kernel_equals_reference(settings, lineup, seed, n_games):
     # not vacuous: every game was played and counted
     assert kernel_totals["games"][0] == n_games
     assert kernel_rows["row_turns"].min() > 0
+    # the rolls' per-game moments (compared above with every count) are not vacuous
+    rolls = kernel_totals["rolls"]
+    assert kernel_totals["roll_moments"][0] > rolls.sum()  # several rolls a game
+    assert (kernel_totals["shown_moments"][:, 3] >= rolls.sum(axis=(1, 2))).all()
     assert kernel_totals["battles"].sum() == kernel_rows["row_turns"].sum()
     assert_outcome_counts_agree(kernel_totals, settings.players)
 

@@ -128,14 +128,19 @@ def test_short_zoot_suit_pile_rank_line_gives_the_drawn_share_its_interval_and_n
 
 
 def test_lucky_lions_tied_share_has_its_interval() -> None:
-    # a lion shown 50 times: won alone 15, tied 20
+    # a lion shown 50 times in 12 games: won alone 15, tied 20
     won, tied = wilson(15, 50), wilson(20, 50)
     row = pd.Series({"won_rate": 0.3, "won_ci_low": won[0], "won_ci_high": won[1],
-                     "tied": 0.4, "tied_ci_low": tied[0], "tied_ci_high": tied[1], "shown": 50})
-    assert shown_card_line("lion", row) == (
+                     "tied": 0.4, "tied_ci_low": tied[0], "tied_ci_high": tied[1], "shown": 50,
+                     "games": 12, "clustered": True})
+    rates = (
         f"  lion           30.0% [{100 * won[0]:.1f}%, {100 * won[1]:.1f}%]  tied 40.0% "
-        f"[{100 * tied[0]:.1f}%, {100 * tied[1]:.1f}%] (n=50)"
+        f"[{100 * tied[0]:.1f}%, {100 * tied[1]:.1f}%]"
     )
+    assert shown_card_line("lion", row) == f"{rates} (n=50 shown in 12 games)"
+    # a run written before the per-game moments were kept says how it counted
+    row["clustered"] = False
+    assert shown_card_line("lion", row) == f"{rates} (n=50 shown, counted as independent)"
 
 
 def test_exploit_summary_gives_the_final_replays_n() -> None:

@@ -9,6 +9,7 @@ import pandas as pd
 
 from zooanalysis.games.bluff import odds
 from zooanalysis.games.bluff.rules import settings_from_table
+from zooanalysis.numbers import format_count
 from zooanalysis.results import (
     Run,
     add_rate,
@@ -16,7 +17,7 @@ from zooanalysis.results import (
     length_lines,
     mean_with_interval,
 )
-from zooanalysis.stats import format_rate, rate_table
+from zooanalysis.stats import clustered_rate, format_rate, rate_table, rate_with_interval
 
 DOUBT_GROUPS = (
     "claimed_count",
@@ -30,6 +31,12 @@ DOUBT_GROUPS = (
     "claimant_strategy",
 )
 CLAIM_GROUPS = ("seat", "strategy", "claimed_count", "kind", "pile_size", "move", "placed")
+UNITS = {
+    "claims": ("claims", "false_claims", "true_claims", "seat"),
+    "doubts": ("doubts", "doubt_succeeded", "doubt_failed", "doubter_seat"),
+}
+"""The rates over units that come several to a game: unit -> (table, successes column,
+failures column, seat column). Successes are false claims and doubts that succeeded."""
 
 
 class BluffRun(Run):
@@ -57,6 +64,13 @@ class BluffRun(Run):
 
         Columns: ``rate`` (share of doubts that caught a false claim), ``ci_low``,
         ``ci_high``, ``n`` (doubts). Groups with fewer than ``min_doubts`` doubts are left out.
+        The intervals count the doubts as independent, which they nearly are in the default
+        lineup and random*4: the design effect measured from per-game counts (20,000 games
+        each) is 0.86 to 1.03 overall, by seat and in the biggest cells of claimed count x
+        pile size; but with bayes,bayes,cautious,random (10,000 games) the random seat's
+        doubts have 1.23 and the cell of one claimed on a one-card pile 1.21 (other big cells
+        0.96 to 1.00), so such cells' intervals can be up to 10% too narrow. For doubt
+        success overall and by doubter see :meth:`clustered_rates`.
         """
         by = _check_groups(by, DOUBT_GROUPS)
         table = self.doubts()
@@ -78,11 +92,73 @@ class BluffRun(Run):
         """Share of claims that were false when made (a bluff, knowingly or not), by ``by``.
 
         "False when made" is judged on the whole pile at that moment, cards the claimant
-        never saw included.
+        never saw included. The intervals count the claims as independent, and the claims of
+        one game are not: by strategy (or overall) use :meth:`clustered_rates`; for the cells
+        of this table the design effect measured from per-game counts (20,000 games) is 1.05
+        to 1.30 by claimed count x pile size and 1.2 to 3.2 by card placed, so their
+        intervals are too narrow by up to a factor 1.8.
         """
         by = _check_groups(by, CLAIM_GROUPS)
         grouped = self.claims().groupby(by, observed=True)[["false_claims", "claims"]].sum()
         return rate_table(grouped["false_claims"], grouped["claims"])
+
+    def clustered_rates(self, unit: str, by: str = "strategy") -> pd.DataFrame:
+        """The bluff rate (``unit="claims"``: share of claims false when made) or the doubt
+        success (``unit="doubts"``), by claimant or doubter ``strategy``, or of ``all``
+        seats together, with a 95% interval that counts the games, not the units, as
+        independent (``stats.clustered_rate``): the claims and doubts of one game share its
+        players, hands and piles.
+
+        Columns ``rate, ci_low, ci_high, n`` (units), ``effective_n`` (the n the interval
+        is Wilson's for), ``games`` and ``clustered``. A run written before the per-game
+        moments were kept (no ``unit_moments`` table) gets Wilson's interval over the units
+        as if independent, ``clustered`` False and ``effective_n`` = n. In a rotated run each
+        seating's game is a cluster (``games`` counts every seating); the seatings of one deal
+        share its cards, which this does not allow for.
+        """
+        if unit not in UNITS or by not in ("strategy", "all"):
+            raise ValueError(f"unit must be one of {', '.join(UNITS)} and by 'strategy' or 'all'")
+        name, successes, failures, seat = UNITS[unit]
+        cells = self.table(name)
+        cells["group"] = self._seat_groups(cells, seat, by)
+        cells["units"] = cells[successes] + cells[failures]
+        sums = cells.groupby("group")[[successes, "units"]].sum()
+        clustered = "unit_moments" in self.table_names
+        if not clustered:
+            table = rate_table(sums[successes], sums["units"])
+            table["effective_n"] = table["n"].astype(float)
+        else:
+            moments = self.table("unit_moments")
+            moments = moments[moments["unit"] == unit]
+            group = self._seat_groups(moments, "seat", by)
+            same = group == self._seat_groups(moments, "other_seat", by)
+            products = ["success_products", "unit_products", "cross_products"]
+            squares = moments[same].groupby(group[same])[products].sum()
+            rows = [
+                clustered_rate(
+                    float(sums.loc[key, successes]),
+                    float(sums.loc[key, "units"]),
+                    *(float(squares.loc[key, column]) for column in products),
+                    self.games_played,
+                )
+                for key in sums.index
+            ]
+            table = pd.DataFrame(
+                rows, index=sums.index, columns=["rate", "ci_low", "ci_high", "effective_n"]
+            )
+            table.insert(3, "n", sums["units"].astype(np.int64))
+        table.index.name = "strategy" if by == "strategy" else None
+        table["games"] = self.games_played
+        table["clustered"] = clustered
+        return table
+
+    def _seat_groups(self, table: pd.DataFrame, seat_column: str, by: str) -> np.ndarray:
+        """Each row's group: the strategy in ``table[seat_column]`` (seats from 0, per
+        rotation if rotated), or ``all`` seats. A row of ``unit_moments`` pairs two seats of
+        one game (and one rotation), so the pairs within a group sum to its squares."""
+        if by == "all":
+            return np.full(len(table), "all seats", dtype=object)
+        return self.seat_strategies(table, seat_column)
 
     def penalty_points(self, by: str | None = None) -> pd.DataFrame:
         """Mean penalty points with a 95% interval and the share of games at 0 points, by
@@ -178,14 +254,8 @@ class BluffRun(Run):
             values[f"{name}_ci_high"] = row["ci_high"]
         for reason, row in self.end_reasons().iterrows():
             add_rate(values, f"end_{reason}", row)
-        overall = self.doubts()[["doubt_succeeded", "doubts"]].sum()
-        add_rate(
-            values,
-            "doubt_success",
-            rate_table([overall["doubt_succeeded"]], [overall["doubts"]]).iloc[0],
-        )
-        claims = self.claims()[["false_claims", "claims"]].sum()
-        add_rate(values, "bluff", rate_table([claims["false_claims"]], [claims["claims"]]).iloc[0])
+        add_rate(values, "doubt_success", self.clustered_rates("doubts", "all").iloc[0])
+        add_rate(values, "bluff", self.clustered_rates("claims", "all").iloc[0])
         return values
 
     def summary(self) -> str:
@@ -211,22 +281,24 @@ class BluffRun(Run):
                 f"{format_rate(row.rate, row.ci_low, row.ci_high, int(row.n))}"
             )
         lines += ["", "Doubt success (the doubted claim was false), by doubter:"]
-        overall = self.doubts()[["doubt_succeeded", "doubts"]].sum()
-        all_rate = rate_table([overall["doubt_succeeded"]], [overall["doubts"]]).iloc[0]
-        lines.append(
-            f"  {'all doubts':<29} "
-            f"{format_rate(all_rate.rate, all_rate.ci_low, all_rate.ci_high, int(all_rate.n))}"
-        )
-        for name, row in self.doubt_odds(("doubter_strategy",)).iterrows():
-            lines.append(
-                f"  {name:<29} {format_rate(row.rate, row.ci_low, row.ci_high, int(row.n))}"
-            )
+        all_rate = self.clustered_rates("doubts", "all").iloc[0]
+        lines.append(f"  {'all doubts':<29} {clustered_text(all_rate, 'doubts')}")
+        for name, row in self.clustered_rates("doubts").iterrows():
+            lines.append(f"  {name:<29} {clustered_text(row, 'doubts')}")
         lines += ["", "Bluff rate (claims false when made), by claimant:"]
-        for name, row in self.bluff_rates().iterrows():
-            lines.append(
-                f"  {name:<29} {format_rate(row.rate, row.ci_low, row.ci_high, int(row.n))}"
-            )
+        for name, row in self.clustered_rates("claims").iterrows():
+            lines.append(f"  {name:<29} {clustered_text(row, 'claims')}")
         return "\n".join(lines)
+
+
+def clustered_text(row: pd.Series, unit: str) -> str:
+    """A row of :meth:`BluffRun.clustered_rates` as ``54.3% [54.2%, 54.4%] (n=155,558,331
+    claims in 1,000,000 games)``; a run without the per-game moments says that its interval
+    counts the units as independent (too narrow: they come several to a game)."""
+    text = rate_with_interval(row.rate, row.ci_low, row.ci_high)
+    if not row.clustered:
+        return f"{text} (n={format_count(int(row.n))} {unit}, counted as independent)"
+    return f"{text} (n={format_count(int(row.n))} {unit} in {format_count(int(row.games))} games)"
 
 
 def _check_groups(by: Sequence[str] | str, allowed: Sequence[str]) -> list[str]:

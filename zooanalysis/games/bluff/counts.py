@@ -54,6 +54,11 @@ def new_totals(players: int) -> dict[str, np.ndarray]:
         "doubts": np.zeros((COUNT_BINS, N_KINDS, PILE_BINS, 3, n, 2), dtype=np.int64),
         # claimant, claimed count, kind, pile size, move (hand/draw/none), true when made (0/1)
         "claims": np.zeros((n, COUNT_BINS, N_KINDS, PILE_BINS, 3, 2), dtype=np.int64),
+        # per-game moments for clustered intervals (stats.clustered_rate): with x_s, n_s
+        # seat s's false claims and claims in one game, [a, b] sums x_a x_b, n_a n_b and
+        # x_a n_b over games; doubt_moments the same with successful doubts and doubts
+        "claim_moments": np.zeros((n, n, 3), dtype=np.int64),
+        "doubt_moments": np.zeros((n, n, 3), dtype=np.int64),
         # win_ties (seat, tied winners) and winning margins: zooanalysis.outcome
         **new_outcome_totals(n),
         # legal options of every decision, real decisions per game: zooanalysis.decisions
@@ -90,6 +95,14 @@ def new_rows(games: int, players: int) -> dict[str, np.ndarray]:
     }
 
 
+def add_moments(successes: np.ndarray, units: np.ndarray, moments: np.ndarray) -> None:
+    """Add one game's per-seat successes x and units n into ``moments`` (``[a, b]`` gets
+    x_a x_b, n_a n_b and x_a n_b), as the kernel does at the end of every game."""
+    moments[:, :, 0] += np.outer(successes, successes)
+    moments[:, :, 1] += np.outer(units, units)
+    moments[:, :, 2] += np.outer(successes, units)
+
+
 def tally(record: GameRecord, totals: dict[str, np.ndarray]) -> None:
     """Add one game's record into kernel-shaped count arrays."""
     totals["games"][0] += 1
@@ -123,6 +136,16 @@ def tally(record: GameRecord, totals: dict[str, np.ndarray]) -> None:
             int(true_now),
         ] += 1
     players = len(record.scores)
+    units = np.zeros((2, players), dtype=np.int64)  # claims, then doubts, by seat
+    successes = np.zeros((2, players), dtype=np.int64)  # false claims, successful doubts
+    for seat, *_, true_now in record.claims:
+        units[0, seat] += 1
+        successes[0, seat] += not true_now
+    for doubter, *_, held, _ in record.doubts:
+        units[1, doubter] += 1
+        successes[1, doubter] += not held
+    add_moments(successes[0], units[0], totals["claim_moments"])
+    add_moments(successes[1], units[1], totals["doubt_moments"])
     for doubter, claimant, count, kind, pile_size, held, claimant_move in record.doubts:
         if claimant != claimant_seat(doubter, players):
             raise AssertionError(f"seat {doubter} doubted seat {claimant}'s claim")

@@ -123,7 +123,9 @@ def result_tables(totals: BatchResult, labels: list[str]) -> dict[str, pd.DataFr
 
     Bins at the top of a histogram or table axis hold "that many or more" (claimed counts
     30+, pile sizes 40+, points 127+, rounds 255+, moves 1023+, lead changes 63+). The
-    ``lead_changes`` and ``settled`` tables follow ``zooanalysis.trajectory``.
+    ``lead_changes`` and ``settled`` tables follow ``zooanalysis.trajectory``; the
+    ``unit_moments`` table (:func:`moment_table`) gives the clustered intervals of the
+    doubt success and bluff rates.
     """
     seats = seat_table(totals, labels)
     moves = move_counts(totals)
@@ -161,8 +163,38 @@ def result_tables(totals: BatchResult, labels: list[str]) -> dict[str, pd.DataFr
         "settled": settled_table(totals["settled_hist"]),
         "doubts": doubts,
         "claims": claims,
+        "unit_moments": moment_table(totals),
         **outcome_tables(totals),
     }
+
+
+def moment_table(totals: BatchResult) -> pd.DataFrame:
+    """The per-game moments of claims and doubts by seat pair, for the clustered intervals
+    (``stats.clustered_rate``; the claims and doubts of one game share its players, hands and
+    piles, so they are not independent).
+
+    One row per ``unit`` (``claims``: successes are false claims; ``doubts``: successful
+    doubts), ``seat`` a and ``other_seat`` b (from 0): ``success_products`` sums x_a x_b,
+    ``unit_products`` n_a n_b and ``cross_products`` x_a n_b over the games, x_s and n_s being
+    seat s's successes and units in one game. Summed over the pairs of a group of seats they
+    give the sums of squares of the group's per-game counts."""
+    parts = []
+    for unit, key in (("claims", "claim_moments"), ("doubts", "doubt_moments")):
+        moments = totals[key]
+        seat, other = np.indices(moments.shape[:2])
+        parts.append(
+            pd.DataFrame(
+                {
+                    "unit": unit,
+                    "seat": seat.ravel().astype(np.int64),
+                    "other_seat": other.ravel().astype(np.int64),
+                    "success_products": moments[:, :, 0].ravel(),
+                    "unit_products": moments[:, :, 1].ravel(),
+                    "cross_products": moments[:, :, 2].ravel(),
+                }
+            )
+        )
+    return pd.concat(parts, ignore_index=True)
 
 
 def _outcome_cells(counts: np.ndarray, names: list[str], outcomes: list[str]) -> pd.DataFrame:

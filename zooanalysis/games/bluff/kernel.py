@@ -16,6 +16,9 @@ cards revealed, kept with one add per card) when the deck packs; what only the o
 strategies read (the per-type counts of the pile cards each player placed, of the cards
 revealed) is kept only when one of them plays; the claim and doubt tables count into
 32-bit cells, added to the 64-bit totals every 2**20 games and at the end of the batch.
+For the clustered intervals of the bluff rate and doubt success, each seat's claims and
+doubts of the game are tallied with one add each (a packed word per seat), and their
+products by seat pair are added to the totals once per game (``_add_moments``).
 
 The random stream changed with this rewrite (issue 13): the ``random`` policy draws one
 random word per decision (before: up to two per move and two per claim), so a game with
@@ -94,6 +97,9 @@ most, so no cell can reach 2**31 in between."""
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _S32 = np.uint64(32)
 _LOW32 = 0xFFFFFFFF
+TALLY_SHIFT = 32
+"""A seat's claim (or doubt) tally in one game packs its units in the low 32 bits and its
+successes above them: one add per claim or doubt, unpacked once at the end of the game."""
 
 
 def play_batch(
@@ -149,6 +155,8 @@ def play_batch(
         totals["settled_hist"],
         totals["doubts"],
         totals["claims"],
+        totals["claim_moments"],
+        totals["doubt_moments"],
         totals["win_ties"],
         totals["margins"],
         totals["decision_options"],
@@ -217,6 +225,24 @@ def _doubt_count(plain, ones, pile_counts, packed, kind):
     return count_kind(pile_counts, kind)
 
 
+@njit(cache=True, nogil=True, error_model="numpy", _nrt=False, inline="always")
+def _add_moments(tally, moments, players):
+    """End of a game: add the products of the seats' per-game counts into ``moments``
+    (``counts.new_totals``: ``[a, b]`` gets x_a x_b, n_a n_b, x_a n_b) and clear the
+    tally. ``tally[seat]`` packs the game's units n (low 32 bits) and successes x (high)."""
+    for a in range(players):
+        x_a = tally[a] >> TALLY_SHIFT
+        n_a = tally[a] & _LOW32
+        for b in range(players):
+            x_b = tally[b] >> TALLY_SHIFT
+            n_b = tally[b] & _LOW32
+            moments[a, b, 0] += x_a * x_b
+            moments[a, b, 1] += n_a * n_b
+            moments[a, b, 2] += x_a * n_b
+    for a in range(players):
+        tally[a] = 0
+
+
 @njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
 def _flush(claim_cells, doubt_cells, claims, doubts):
     """Add the 32-bit table cells into the 64-bit totals and clear them."""
@@ -259,6 +285,8 @@ def _play_batch(
     settled_hist,
     doubts,
     claims,
+    claim_moments,
+    doubt_moments,
     win_ties,
     margins,
     decision_options,
@@ -293,13 +321,16 @@ def _play_batch(
         np.zeros(players, dtype=np.int64),  # known_plain
         np.zeros(players, dtype=np.int64),  # known_ones
         np.zeros(players, dtype=np.int64),  # hand_plain
+        np.zeros(players, dtype=np.int64),  # claim_tally
+        np.zeros(players, dtype=np.int64),  # doubt_tally
     )
     return _play_games(
         deck_template, hand_size, points_to_end, claim_cap, codes, params, batch_seed,
         first_game, n_games, plain_delta, ones_delta, packed, games, wins, sole_wins,
         points_sum, points_squares, points_hist, rounds_hist, moves_hist, end_reasons,
-        lead_changes_hist, settled_hist, doubts, claims, win_ties, margins, decision_options,
-        game_decisions, row_scores, row_rounds, row_moves, row_end, *scratch,
+        lead_changes_hist, settled_hist, doubts, claims, claim_moments, doubt_moments, win_ties,
+        margins, decision_options, game_decisions, row_scores, row_rounds, row_moves, row_end,
+        *scratch,
     )
 
 
@@ -330,6 +361,8 @@ def _play_games(
     settled_hist,
     doubts,
     claims,
+    claim_moments,
+    doubt_moments,
     win_ties,
     margins,
     decision_options,
@@ -359,6 +392,8 @@ def _play_games(
     known_plain,
     known_ones,
     hand_plain,
+    claim_tally,
+    doubt_tally,
 ):
     """Play the batch on the scratch arrays of :func:`_play_batch`. Compiled without
     reference counting (it allocates nothing): counting references around every strategy
@@ -533,6 +568,7 @@ def _play_games(
                     kind = claim & KIND_MASK
                     found = _doubt_count(plain, ones, pile_counts, packed, kind)
                     held = 1 if found >= claim_count else 0
+                    doubt_tally[seat] += 1 + ((1 - held) << TALLY_SHIFT)
                     claimant = seat - 1 if seat > 0 else players - 1
                     loser = seat if held == 1 else claimant
                     doubt_cells[
@@ -651,14 +687,16 @@ def _play_games(
                 count = claim >> CLAIM_BITS
                 kind = claim & KIND_MASK
                 found = _doubt_count(plain, ones, pile_counts, packed, kind)
+                true_now = 1 if found >= count else 0
                 claim_cells[
                     seat,
                     min(count, COUNT_BINS - 1),
                     kind,
                     min(pile_len, PILE_BINS - 1),
                     move - 1,
-                    1 if found >= count else 0,
+                    true_now,
                 ] += 1
+                claim_tally[seat] += 1 + ((1 - true_now) << TALLY_SHIFT)
                 if reads_table and move == MOVE_HAND:
                     hand_claims[seat, kind] += 1
                 claimant_move = move
@@ -712,6 +750,8 @@ def _play_games(
         end_reasons[end_reason] += 1
         tally_outcome(scores, players, np.bool_(True), win_ties, margins)
         game_decisions[min(decided, GAME_BINS - 1)] += 1
+        _add_moments(claim_tally, claim_moments, players)
+        _add_moments(doubt_tally, doubt_moments, players)
         lead_changes_hist[min(lead_changes, LEAD_CHANGE_BINS - 1)] += 1
         if n_best == 1:  # the single winner is the last check's sole leader
             settled_hist[min(SETTLED_BINS - 1, (SETTLED_BINS * streak_start) // moves)] += 1

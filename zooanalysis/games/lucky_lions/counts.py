@@ -50,6 +50,14 @@ def new_totals(players: int) -> dict[str, np.ndarray]:
         # every shown card: its type, the die size it was rolled from, its result
         "rolls": np.zeros((N_TYPES, DIE_BINS, len(RESULT_NAMES)), dtype=np.int64),
         "ties": np.zeros(len(TIE_NAMES), dtype=np.int64),
+        # per-game moments for clustered intervals (stats.clustered_rate): with a game's
+        # shown cards of a type n, won alone w, tied t and lost l, shown_moments[type] sums
+        # w^2, t^2, l^2, n^2, w n, t n and l n over games; with its rolls of a die size c and
+        # all its rolls r, die_moments[size] sums c^2 and c r; with y the sum of the rolls'
+        # die sizes, roll_moments sums r^2, y^2 and y r
+        "shown_moments": np.zeros((N_TYPES, 7), dtype=np.int64),
+        "die_moments": np.zeros((DIE_BINS, 2), dtype=np.int64),
+        "roll_moments": np.zeros(3, dtype=np.int64),
         "powers": np.zeros(len(POWER_NAMES), dtype=np.int64),
         "lead_changes": np.zeros(LEAD_BINS, dtype=np.int64),
         "settled": np.zeros(SETTLED_BINS, dtype=np.int64),
@@ -71,6 +79,20 @@ def new_rows(games: int, players: int) -> dict[str, np.ndarray]:
     }
 
 
+def add_moments(shown: np.ndarray, sizes: np.ndarray, totals: dict[str, np.ndarray]) -> None:
+    """Add one game's shown cards by (type, result) and rolls by die size into the moments
+    of :func:`new_totals`, as the kernel does at the end of every game."""
+    won, tied, lost, seen = shown[:, 0], shown[:, 1], shown[:, 2], shown.sum(axis=1)
+    totals["shown_moments"] += np.stack(
+        [won * won, tied * tied, lost * lost, seen * seen, won * seen, tied * seen, lost * seen],
+        axis=1,
+    )
+    rolled = int(sizes.sum())
+    totals["die_moments"] += np.stack([sizes * sizes, sizes * rolled], axis=1)
+    size_sum = int((np.arange(len(sizes)) * sizes).sum())
+    totals["roll_moments"] += [rolled * rolled, size_sum * size_sum, size_sum * rolled]
+
+
 def tally(record: GameRecord, totals: dict[str, np.ndarray]) -> None:
     """Add one game's record into the count arrays, as the kernel counts it."""
     totals["games"][0] += 1
@@ -90,8 +112,13 @@ def tally(record: GameRecord, totals: dict[str, np.ndarray]) -> None:
     count_outcome(record.scores, totals)
     for size, tied in record.battles:
         totals["battles"][size, int(tied)] += 1
+    shown = np.zeros((N_TYPES, len(RESULT_NAMES)), dtype=np.int64)
+    sizes = np.zeros(DIE_BINS, dtype=np.int64)
     for die_size, card_type, result in record.rolls:
         totals["rolls"][card_type, min(die_size, DIE_BINS - 1), result] += 1
+        shown[card_type, result] += 1
+        sizes[min(die_size, DIE_BINS - 1)] += 1
+    add_moments(shown, sizes, totals)
     for how in record.ties:
         totals["ties"][how] += 1
     for power in record.powers:

@@ -196,8 +196,49 @@ def result_tables(totals: BatchResult, labels: list[str]) -> dict[str, pd.DataFr
         "powers": pd.DataFrame({"power": list(POWER_NAMES), "uses": totals["powers"]}),
         "lead_changes": lead_changes_table(totals["lead_changes"]),
         "settled": settled_table(totals["settled"]),
+        **moment_tables(totals),
         **outcome_tables(totals),
     }
+
+
+def moment_tables(totals: BatchResult) -> dict[str, pd.DataFrame]:
+    """The per-game moments of the rolls (``counts.new_totals``) for the clustered intervals
+    of the shown cards' results, the die sizes' shares and the mean die size (the rolls of
+    one game share its dice and players, so they are not independent; ``LuckyRun``).
+
+    ``shown_moments``: per ``card_type`` shown, sums over games of won^2, tied^2, lost^2,
+    shown^2, won x shown, tied x shown and lost x shown (a game's shown cards of the type,
+    and those that won alone, tied and lost);
+    ``die_moments``: per ``die_size`` rolled, sums of rolls^2 and rolls x all_rolls (a
+    game's rolls of that size and all its rolls); ``roll_moments``: one row, the sums of
+    all_rolls^2, size_sum^2 and size_sum x all_rolls (size_sum: the sizes of a game's rolls
+    added)."""
+    shown = totals["shown_moments"]
+    types = np.nonzero(shown[:, 3])[0]
+    columns = [
+        "won_squares",
+        "tied_squares",
+        "lost_squares",
+        "shown_squares",
+        "won_shown",
+        "tied_shown",
+        "lost_shown",
+    ]
+    shown_table = pd.DataFrame(shown[types], columns=columns)
+    shown_table.insert(0, "card_type", pd.Categorical.from_codes(types, CARD_TYPE_NAMES))
+    die = totals["die_moments"]
+    sizes = np.nonzero(die[:, 0])[0]
+    die_table = pd.DataFrame(die[sizes], columns=["rolls_squares", "rolls_all_rolls"])
+    die_table.insert(0, "die_size", sizes.astype(np.int64))
+    roll = totals["roll_moments"]
+    roll_table = pd.DataFrame(
+        {
+            "all_rolls_squares": roll[:1],
+            "size_sum_squares": roll[1:2],
+            "size_sum_all_rolls": roll[2:3],
+        }
+    )
+    return {"shown_moments": shown_table, "die_moments": die_table, "roll_moments": roll_table}
 
 
 GAME = LuckyLionsGame()

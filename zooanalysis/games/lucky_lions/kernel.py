@@ -27,6 +27,11 @@ Layout (everything allocated once per batch, reused by every game):
   the shown position ``r_shown`` and ``r_rerolled``.
 * Game scalars that helpers change live in ``gs`` (indices ``PILE_TOP`` ...).
 
+For the clustered intervals of the shown cards' results and the dice's sizes (the rolls
+of one game are not independent), every roll also adds one to this game's counts by type
+and result and by die size, and at the end of the game ``_add_moments`` adds their
+products into the moments of ``counts.new_totals``.
+
 Every random draw goes through ``zooanalysis.rng`` on the game's stream in the engine's
 order, and every decision through the compiled functions of ``strategies.py`` with the
 arguments ``engine.BuiltinStrategy`` passes (``random`` through the small ``random_*``
@@ -141,6 +146,7 @@ WILD_DOLPHIN = DOLPHIN + N_ANIMALS
 END_POINTS, END_DECK, END_TURN_LIMIT = 0, 1, 2
 POWER_LION, POWER_FLAMINGO, POWER_FOX, POWER_PANDA, POWER_DOLPHIN = range(5)
 RESULT_WON, RESULT_TIED, RESULT_LOST, RESULT_VOID = range(4)
+RESULTS = 4
 TIE_DISCARD, TIE_NOBODY, TIE_THREE = range(3)
 
 OK = 0
@@ -257,6 +263,9 @@ def play_batch(
         totals["powers"],
         totals["lead_changes"],
         totals["settled"],
+        totals["shown_moments"],
+        totals["die_moments"],
+        totals["roll_moments"],
         totals["win_ties"],
         totals["margins"],
         totals["decision_options"],
@@ -504,6 +513,44 @@ def _find_winners(
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
+def _add_moments(game_shown, game_sizes, shown_moments, die_moments, roll_moments):
+    """End of a game: add the products of its per-game roll counts into the moments that
+    ``counts.new_totals`` describes (``shown_moments``, ``die_moments``, ``roll_moments``),
+    and clear ``game_shown`` (type x result) and ``game_sizes`` (die size) for the next."""
+    rolled = 0
+    size_sum = 0
+    for size in range(game_sizes.shape[0]):
+        rolled += game_sizes[size]
+        size_sum += size * game_sizes[size]
+    for size in range(game_sizes.shape[0]):
+        count = game_sizes[size]
+        if count > 0:
+            die_moments[size, 0] += count * count
+            die_moments[size, 1] += count * rolled
+            game_sizes[size] = 0
+    roll_moments[0] += rolled * rolled
+    roll_moments[1] += size_sum * size_sum
+    roll_moments[2] += size_sum * rolled
+    for card_type in range(game_shown.shape[0]):
+        shown = 0
+        for result in range(game_shown.shape[1]):
+            shown += game_shown[card_type, result]
+        if shown > 0:
+            won = game_shown[card_type, RESULT_WON]
+            tied = game_shown[card_type, RESULT_TIED]
+            lost = game_shown[card_type, RESULT_LOST]
+            shown_moments[card_type, 0] += won * won
+            shown_moments[card_type, 1] += tied * tied
+            shown_moments[card_type, 2] += lost * lost
+            shown_moments[card_type, 3] += shown * shown
+            shown_moments[card_type, 4] += won * shown
+            shown_moments[card_type, 5] += tied * shown
+            shown_moments[card_type, 6] += lost * shown
+            for result in range(game_shown.shape[1]):
+                game_shown[card_type, result] = 0
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
 def _play_batch(
     fixed_rows,
     fresh,
@@ -550,6 +597,9 @@ def _play_batch(
     t_powers,
     t_lead,
     t_settled,
+    t_shown_moments,
+    t_die_moments,
+    t_roll_moments,
     t_win_ties,
     t_margins,
     t_options,
@@ -634,6 +684,8 @@ def _play_batch(
     winners = np.zeros(players, dtype=np.int64)
     tied = np.zeros(players, dtype=np.int64)
     winner_seats = np.zeros(players, dtype=np.int64)
+    game_shown = np.zeros((N_TYPES, RESULTS), dtype=np.int64)  # this game's rolls, for
+    game_sizes = np.zeros(DIE_BINS, dtype=np.int64)  # the clustered intervals (_add_moments)
 
     write_rows = row_turns.shape[0] > 0
     stream = np.empty(1, dtype=np.uint64)
@@ -991,6 +1043,8 @@ def _play_batch(
                 t_battles[size, 0] += 1
                 for r in range(nb):
                     t_rolls[types[r], min(dlen[r_seat[r]], DIE_BINS - 1), RESULT_VOID] += 1
+                    game_shown[types[r], RESULT_VOID] += 1
+                    game_sizes[min(dlen[r_seat[r]], DIE_BINS - 1)] += 1
                 if no_shuffle:
                     _to_bottom(nb, r_seat, r_rolled, r_nrolled, die, dlen, tmp)
                 for r in range(nb):  # _dolphins_leave
@@ -1045,6 +1099,8 @@ def _play_batch(
                     else:
                         result = RESULT_LOST
                     t_rolls[types[r], min(dlen[r_seat[r]], DIE_BINS - 1), result] += 1
+                    game_shown[types[r], result] += 1
+                    game_sizes[min(dlen[r_seat[r]], DIE_BINS - 1)] += 1
                 t_battles[size, 1 if found > 1 else 0] += 1
                 if no_shuffle:
                     _to_bottom(nb, r_seat, r_rolled, r_nrolled, die, dlen, tmp)
@@ -1219,6 +1275,7 @@ def _play_batch(
         tally_outcome(scores, players, np.bool_(False), t_win_ties, t_margins)
         t_lead[min(gs[LEAD_CHANGES], LEAD_BINS - 1)] += 1
         count_game_decisions(decided, t_decisions)
+        _add_moments(game_shown, game_sizes, t_shown_moments, t_die_moments, t_roll_moments)
         if n_best == 1:
             settled = gs[STREAK_START] if gs[STREAK_LEADER] == sole else gs[LAST_CHECK] + 1
             t_settled[min(SETTLED_BINS - 1, (SETTLED_BINS * settled) // max(turns, 1))] += 1

@@ -369,7 +369,8 @@ def game_section(run: LuckyLionsRun) -> Section:
                 "Shown cards and dice in games",
                 figure,
                 "Left: share of rolls showing each card type that won the battle alone (95% "
-                "Wilson intervals). Right: how many cards dice held when rolled.",
+                "Wilson intervals at the effective n, the rolls clustered by game). Right: how "
+                "many cards dice held when rolled.",
             )
         ],
         tables=tables,

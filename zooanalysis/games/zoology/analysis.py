@@ -200,7 +200,15 @@ class ZoologyRun(Run):
         """How often a player's first guess of a round is right, by ``seat`` or ``strategy``:
         overall, in a free-guess window (worth 2) and in the second chance phase.
 
-        Columns ``rate, ci_low, ci_high, n`` per (group, phase)."""
+        Columns ``rate, ci_low, ci_high, n`` per (group, phase). A player's first guesses
+        come one a round, several to a game, but the intervals count them as independent:
+        the design effect measured from per-game counts is at most 1.03 (0.96 to 1.02 by
+        seat and phase with curious:guess=0*4, bayes*4 and eliminator,bounded,bayes,curious;
+        0.72 to 0.99 pooled over the seats; 1.00 by seat in the cooperative game), so
+        clustering would not widen them. Not so for a cooperative run's strategy that holds
+        several seats: the first guesses of one table move together (design effect 1.25 for
+        team*6 pooled over the seats), so by strategy its intervals are about 12% too narrow
+        (the report's finding says so)."""
         by = self._by(by)
         columns = [
             "first_guesses_free",
@@ -258,14 +266,18 @@ class ZoologyRun(Run):
         return rate_table(table, pd.Series(self.games_played, index=table.index))
 
     def second_chance_triggers(self) -> pd.DataFrame:
-        """What started each round's second chance phase: a right guess or an empty supply."""
+        """What started each round's second chance phase: a right guess or an empty supply.
+
+        Rounds come several to a game; the intervals count them as independent (measured
+        design effect 0.996 to 0.999 with bayes*4 and a mixed lineup)."""
         table = self.table("second_chance_triggers").groupby("trigger", sort=False)["rounds"].sum()
         return rate_table(table, pd.Series(int(table.sum()), index=table.index))
 
     def shared_free_guesses(self) -> pd.DataFrame:
         """Free-guess windows with a right guess, by how many right guesses scored 2 in them
         (several only when guessers were simultaneous, ``simultaneous_guess_chance``): the
-        share of those windows (95% CI, n = windows with a right guess)."""
+        share of those windows (95% CI, n = windows with a right guess). Windows come
+        several to a game; counted as independent (measured design effect 0.997 to 1.019)."""
         if "free_windows" not in self.table_names:
             raise KeyError("this run has no free-guess windows (cooperative, or an older run)")
         table = self.table("free_windows").groupby("right_guesses")["windows"].sum()
@@ -289,7 +301,9 @@ class ZoologyRun(Run):
         the asker when the card was actually played (later in a round there is less left to
         learn; NaN when the run did not measure it, :attr:`question_information_measured`).
         ``plays`` and the share of votes with no Champion (with CI). Cards at the bottom do
-        little.
+        little. A card is played about once a game, so its plays are about independent (the
+        no-Champion share's measured design effect is 1.00 per card; pooled over every card
+        it is 1.07 to 1.09, see ``report.question_section``).
         """
         table = self.table("questions")
         if "rotation" in table:
@@ -405,7 +419,9 @@ class ZoologyRun(Run):
 
     def animal_difficulty(self) -> pd.DataFrame:
         """Every animal that was held, hardest first: the share of holders whose first guess
-        was right (with CI), the share who found it at all, and wrong guesses per holding."""
+        was right (with CI), the share who found it at all, and wrong guesses per holding.
+        Holdings of one animal rarely repeat in a game: the first-guess share's measured
+        design effect is 0.96 to 1.01, so the intervals count them as independent."""
         table = self.table("animals")
         table = table.groupby(["animal", "name", "region"], as_index=False, sort=False)[
             ["held", "guessed", "found", "first_right", "wrong_guesses"]
@@ -422,7 +438,9 @@ class ZoologyRun(Run):
 
     def confusions(self, pairs: bool = True) -> pd.DataFrame:
         """Wrong guesses by (animal held, animal guessed), most frequent first; with
-        ``pairs`` the two directions of each pair are added up."""
+        ``pairs`` the two directions of each pair are added up. (The summary's shares of the
+        wrong guesses count them as independent: measured design effect 0.92 to 0.98 for the
+        most confused pairs.)"""
         table = (
             self.table("confusions").groupby(["animal", "guessed"], as_index=False)["count"].sum()
         )
