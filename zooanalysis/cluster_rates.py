@@ -5,6 +5,7 @@ interval and a line that says so."""
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from zooanalysis.numbers import format_count
@@ -46,10 +47,40 @@ def clustered_row(
                       "effective_n": effective, "clustered": True})  # fmt: skip
 
 
-def format_clustered(row: pd.Series, games: int) -> str:
+def clustered_table(
+    successes: pd.Series,
+    trials: pd.Series,
+    success_squares: pd.Series | None,
+    trial_squares: pd.Series | None,
+    cross: pd.Series | None,
+    games: int,
+) -> pd.DataFrame:
+    """``rate, ci_low, ci_high, n, effective_n`` per row of ``successes`` (index kept):
+    each row's clustered interval from its per-game sums over the ``games`` games
+    (:func:`zooanalysis.stats.clustered_rate`), or Wilson's over the units as if
+    independent (``effective_n`` = n) when the sums are None (a folder written before
+    they were counted)."""
+    if success_squares is None or trial_squares is None or cross is None:
+        table = rate_table(successes, trials)
+        table["effective_n"] = table["n"].astype(float)
+        return table
+    rows = [
+        clustered_rate(*(float(v) for v in values), games)
+        for values in zip(successes, trials, success_squares, trial_squares, cross, strict=True)
+    ]
+    table = pd.DataFrame(
+        rows, index=successes.index, columns=["rate", "ci_low", "ci_high", "effective_n"]
+    )
+    table.insert(3, "n", pd.Series(trials).astype(np.int64).to_numpy())
+    return table
+
+
+def format_clustered(row: pd.Series, games: int, unit: str = "") -> str:
     """A :func:`clustered_row` as text: ``54.4% [53.6%, 55.2%] (n=837,656 in 20,000
-    games)`` when clustered, ``format_rate``'s text (n = units) when not."""
+    games)`` when clustered (``unit`` "claims": ``n=837,656 claims in ...``),
+    ``format_rate``'s text (n = units) when not."""
     if not row["clustered"]:
         return format_rate(row["rate"], row["ci_low"], row["ci_high"], int(row["n"]))
     interval = rate_with_interval(row["rate"], row["ci_low"], row["ci_high"])
-    return f"{interval} (n={format_count(int(row['n']))} in {format_count(games)} games)"
+    units = f"{format_count(int(row['n']))} {unit}".rstrip()
+    return f"{interval} (n={units} in {format_count(games)} games)"

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from zooanalysis.cluster_rates import clustered_table, format_clustered
 from zooanalysis.games.bluff import odds
 from zooanalysis.games.bluff.rules import settings_from_table
 from zooanalysis.numbers import format_count
@@ -17,7 +18,7 @@ from zooanalysis.results import (
     length_lines,
     mean_with_interval,
 )
-from zooanalysis.stats import clustered_rate, format_rate, rate_table, rate_with_interval
+from zooanalysis.stats import format_rate, rate_table, rate_with_interval
 
 DOUBT_GROUPS = (
     "claimed_count",
@@ -124,29 +125,16 @@ class BluffRun(Run):
         cells["units"] = cells[successes] + cells[failures]
         sums = cells.groupby("group")[[successes, "units"]].sum()
         clustered = "unit_moments" in self.table_names
-        if not clustered:
-            table = rate_table(sums[successes], sums["units"])
-            table["effective_n"] = table["n"].astype(float)
-        else:
+        squares = (None, None, None)
+        if clustered:
             moments = self.table("unit_moments")
             moments = moments[moments["unit"] == unit]
             group = self._seat_groups(moments, "seat", by)
             same = group == self._seat_groups(moments, "other_seat", by)
             products = ["success_products", "unit_products", "cross_products"]
-            squares = moments[same].groupby(group[same])[products].sum()
-            rows = [
-                clustered_rate(
-                    float(sums.loc[key, successes]),
-                    float(sums.loc[key, "units"]),
-                    *(float(squares.loc[key, column]) for column in products),
-                    self.games_played,
-                )
-                for key in sums.index
-            ]
-            table = pd.DataFrame(
-                rows, index=sums.index, columns=["rate", "ci_low", "ci_high", "effective_n"]
-            )
-            table.insert(3, "n", sums["units"].astype(np.int64))
+            summed = moments[same].groupby(group[same])[products].sum().reindex(sums.index)
+            squares = tuple(summed[column] for column in products)
+        table = clustered_table(sums[successes], sums["units"], *squares, self.games_played)
         table.index.name = "strategy" if by == "strategy" else None
         table["games"] = self.games_played
         table["clustered"] = clustered
@@ -295,10 +283,10 @@ def clustered_text(row: pd.Series, unit: str) -> str:
     """A row of :meth:`BluffRun.clustered_rates` as ``54.3% [54.2%, 54.4%] (n=155,558,331
     claims in 1,000,000 games)``; a run without the per-game moments says that its interval
     counts the units as independent (too narrow: they come several to a game)."""
-    text = rate_with_interval(row.rate, row.ci_low, row.ci_high)
     if not row.clustered:
+        text = rate_with_interval(row.rate, row.ci_low, row.ci_high)
         return f"{text} (n={format_count(int(row.n))} {unit}, counted as independent)"
-    return f"{text} (n={format_count(int(row.n))} {unit} in {format_count(int(row.games))} games)"
+    return format_clustered(row, int(row.games), unit)
 
 
 def _check_groups(by: Sequence[str] | str, allowed: Sequence[str]) -> list[str]:

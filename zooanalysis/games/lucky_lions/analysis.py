@@ -10,13 +10,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from zooanalysis.cluster_rates import clustered_table
 from zooanalysis.games.lucky_lions import dominance
 from zooanalysis.games.lucky_lions.cards import ANIMALS, ZooCard
 from zooanalysis.games.lucky_lions.decks import generate_zoo_cards
 from zooanalysis.games.lucky_lions.outcomes import outcome_matrix
 from zooanalysis.games.lucky_lions.rules import FLAGS, LuckySettings, settings_from_table
 from zooanalysis.results import Run, add_rate, histogram_summary, mean_with_interval
-from zooanalysis.stats import clustered_rate, format_rate, rate_table, rate_with_interval
+from zooanalysis.stats import format_rate, rate_table, rate_with_interval
 
 GENERATED_DECKS = 200
 """Generated prints the deck-level analyses average over when every game had its own."""
@@ -161,12 +162,13 @@ class LuckyLionsRun(Run):
         else:
             moments = self.table("die_moments").groupby("die_size").sum()
             trial_squares = self.table("roll_moments")["all_rolls_squares"].sum()
-            table = self._clustered_table(
+            table = clustered_table(
                 counts,
                 all_rolls,
                 moments["rolls_squares"].reindex(counts.index),
                 pd.Series(trial_squares, index=counts.index),
                 moments["rolls_all_rolls"].reindex(counts.index),
+                self.games_played,
             )
         table.index.name = "die_size"
         return table
@@ -197,28 +199,6 @@ class LuckyLionsRun(Run):
             half *= max(1.0, clustered_variance / independent_variance) ** 0.5
         return mean, mean - half, mean + half
 
-    def _clustered_table(
-        self,
-        successes: pd.Series,
-        trials: pd.Series,
-        success_squares: pd.Series,
-        trial_squares: pd.Series,
-        cross: pd.Series,
-    ) -> pd.DataFrame:
-        """``rate, ci_low, ci_high, n, effective_n`` per row, from per-row sums over the
-        games (``stats.clustered_rate``, the run's games as the clusters)."""
-        rows = [
-            clustered_rate(*(float(v) for v in values), self.games_played)
-            for values in zip(
-                successes, trials, success_squares, trial_squares, cross, strict=True
-            )
-        ]
-        table = pd.DataFrame(
-            rows, index=successes.index, columns=["rate", "ci_low", "ci_high", "effective_n"]
-        )
-        table.insert(3, "n", trials.astype(np.int64))
-        return table
-
     def rolls_counted(self) -> int:
         """The dice rolls behind :meth:`mean_die_size` (every shown card of a roll)."""
         rolls = self.table("rolls")
@@ -238,6 +218,7 @@ class LuckyLionsRun(Run):
         ]
         sums = rolls.sum()
         shown = sums.sum(axis=1)
+        moments = None
         if self.clustered:
             moments = (
                 self.table("shown_moments")
@@ -246,20 +227,17 @@ class LuckyLionsRun(Run):
                 .reindex(sums.index)
             )
 
-            def rates(result: str) -> pd.DataFrame:
-                return self._clustered_table(
-                    sums[result],
-                    shown,
-                    moments[f"{result}_squares"],
-                    moments["shown_squares"],
-                    moments[f"{result}_shown"],
-                )
-        else:
-
-            def rates(result: str) -> pd.DataFrame:
-                table = rate_table(sums[result], shown)
-                table["effective_n"] = table["n"].astype(float)
-                return table
+        def rates(result: str) -> pd.DataFrame:
+            if moments is None:
+                return clustered_table(sums[result], shown, None, None, None, self.games_played)
+            return clustered_table(
+                sums[result],
+                shown,
+                moments[f"{result}_squares"],
+                moments["shown_squares"],
+                moments[f"{result}_shown"],
+                self.games_played,
+            )
 
         won = rates("won")
         effective = won.pop("effective_n")
