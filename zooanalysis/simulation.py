@@ -547,6 +547,19 @@ def check_checkpoint_owner(path: Path, state: dict[str, Any], record: dict[str, 
         )
 
 
+def stored_request(out: Path, what: str) -> tuple[Path, dict[str, Any]]:
+    """The path of the ``request.json`` of the interrupted ``what`` (a tournament, a field,
+    a tuning) at ``out`` and its request, checked against its sha256; one line refusing a
+    folder with none."""
+    path = partial_path(Path(out)) / REQUEST_FILE
+    if not path.is_file():
+        raise ResumeRefusedError(
+            f"--resume: no interrupted {what} to continue at {out} "
+            f"(no {path.name} in {path.parent})"
+        )
+    return path, read_request_file(path)["request"]
+
+
 def read_request_file(path: Path) -> dict[str, Any]:
     """The ``request.json`` of an interrupted run, checked against its own sha256."""
     try:
