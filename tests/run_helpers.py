@@ -57,3 +57,16 @@ def forget_table(folder: Path, name: str) -> None:
     manifest["tables"] = [table for table in manifest["tables"] if table != name]
     manifest.pop("manifest_sha256", None)
     path.write_text(json.dumps(manifest), encoding="utf-8")
+
+
+def run_from_totals(game: str, lineup: str, settings, strategies, totals, games: int):
+    """``game``'s results object (its run class) for ``games`` reference-engine games of
+    ``strategies`` summed in ``totals``: their tables, and the manifest of a real run of
+    ``lineup`` with the games and tables set to these."""
+    from zooanalysis.games import get_game
+
+    played = get_game(game)
+    template = zooanalysis.simulate(game, players=lineup, games=100, seed=3, jobs=1)
+    tables = played.tables(totals, settings, [strategy.player for strategy in strategies])
+    manifest = {**template.manifest, "games": games, "tables": list(tables)}
+    return played.run_class()(manifest, tables)
