@@ -333,6 +333,15 @@ typedef struct {
     int options;   /* legal options (engine.play_options): plays, and passing unless leading */
 } Choice;
 
+/* A follower's draw among `n` legal plays and passing, each as likely, from `bits`: the
+ * play's index, or -1 to pass; records the n + 1 options in `choice`. */
+static inline int follow_pick(uint32_t bits, int n, Choice *choice)
+{
+    choice->options = n + 1;
+    int pick = (int)below(bits, (uint32_t)n + 1);
+    return pick == n ? -1 : pick;
+}
+
 /* The `random` policy's choice: a uniformly random legal play, or passing (when not
  * leading) with the same chance as each play. `table_size` 0: the player leads. */
 static Choice decide(uint64_t hand, int64_t table_key, int table_size, uint64_t must,
@@ -379,13 +388,9 @@ static Choice decide(uint64_t hand, int64_t table_key, int table_size, uint64_t 
     int strength = (int)(table_key & ((1 << KIND_SHIFT) - 1));
     if (table_size == 1) {
         uint64_t legal = hand & ~(((uint64_t)2 << strength) - 1);
-        n = popcount(legal);
-        choice.options = n + 1;
-        if (n == 0)
-            return choice;
-        uint32_t pick = below(bits, (uint32_t)n + 1);
-        if ((int)pick < n) {
-            int card = nth_bit(legal, pick);
+        int pick = follow_pick(bits, popcount(legal), &choice);
+        if (pick >= 0) {
+            int card = nth_bit(legal, (uint32_t)pick);
             choice.mask = (uint64_t)1 << card;
             choice.key = KEY(SINGLE, card);
         }
@@ -400,11 +405,8 @@ static Choice decide(uint64_t hand, int64_t table_key, int table_size, uint64_t 
         n = same;
         for (int rank = low_rank + 1; rank < RANKS; rank++)
             n += n_pairs[nibble(hand, rank)];
-        choice.options = n + 1;
-        if (n == 0)
-            return choice;
-        int pick = (int)below(bits, (uint32_t)n + 1);
-        if (pick == n)
+        int pick = follow_pick(bits, n, &choice);
+        if (pick < 0)
             return choice;
         if (pick < same) {
             for (int i = 0; i < n_pairs[suits]; i++) {
@@ -425,11 +427,8 @@ static Choice decide(uint64_t hand, int64_t table_key, int table_size, uint64_t 
     if (table_size == 3) {
         for (int rank = strength + 1; rank < RANKS; rank++)
             n += n_triples[nibble(hand, rank)];
-        choice.options = n + 1;
-        if (n == 0)
-            return choice;
-        int pick = (int)below(bits, (uint32_t)n + 1);
-        if (pick == n)
+        int pick = follow_pick(bits, n, &choice);
+        if (pick < 0)
             return choice;
         int rank = 0;
         uint32_t subset = 0;
@@ -437,12 +436,8 @@ static Choice decide(uint64_t hand, int64_t table_key, int table_size, uint64_t 
         choice.key = KEY(TRIPLE, rank);
         return choice;
     }
-    n = list_five(hand, table_key, 0, listing, 0);
-    choice.options = n + 1;
-    if (n == 0)
-        return choice;
-    uint32_t pick = below(bits, (uint32_t)n + 1);
-    if ((int)pick < n) {
+    int pick = follow_pick(bits, list_five(hand, table_key, 0, listing, 0), &choice);
+    if (pick >= 0) {
         choice.mask = listing->mask[pick];
         choice.key = listing->key[pick];
     }
