@@ -31,12 +31,7 @@
 
 #define _POSIX_C_SOURCE 199309L
 
-#include <inttypes.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
+#include "c_reference.h"
 #ifdef __BMI2__
 #include <immintrin.h>
 #endif
@@ -69,29 +64,6 @@ enum {
 };
 
 enum { MAX_LISTED = 2048 }; /* > every play of 13 cards: 13 + 78 + 52 + C(13, 5) */
-
-/* ---- SplitMix64, seeded per game as zooanalysis/rng.py does ---------------------------- */
-
-static const uint64_t GOLDEN = 0x9E3779B97F4A7C15u;
-
-static inline uint64_t mix64(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-    return z ^ (z >> 31);
-}
-
-static inline uint64_t next_word(uint64_t *state)
-{
-    *state += GOLDEN;
-    return mix64(*state);
-}
-
-/* A number in [0, n) from 32 random bits (multiply-shift, as rng.below). */
-static inline uint32_t below(uint32_t bits, uint32_t n)
-{
-    return (uint32_t)(((uint64_t)bits * n) >> 32);
-}
 
 /* ---- masks and nibble tables ------------------------------------------------------------ */
 
@@ -361,6 +333,15 @@ typedef struct {
     int options;   /* legal options (engine.play_options): plays, and passing unless leading */
 } Choice;
 
+/* A follower's draw among `n` legal plays and passing, each as likely, from `bits`: the
+ * play's index, or -1 to pass; records the n + 1 options in `choice`. */
+static inline int follow_pick(uint32_t bits, int n, Choice *choice)
+{
+    choice->options = n + 1;
+    int pick = (int)below(bits, (uint32_t)n + 1);
+    return pick == n ? -1 : pick;
+}
+
 /* The `random` policy's choice: a uniformly random legal play, or passing (when not
  * leading) with the same chance as each play. `table_size` 0: the player leads. */
 static Choice decide(uint64_t hand, int64_t table_key, int table_size, uint64_t must,
@@ -407,13 +388,9 @@ static Choice decide(uint64_t hand, int64_t table_key, int table_size, uint64_t 
     int strength = (int)(table_key & ((1 << KIND_SHIFT) - 1));
     if (table_size == 1) {
         uint64_t legal = hand & ~(((uint64_t)2 << strength) - 1);
-        n = popcount(legal);
-        choice.options = n + 1;
-        if (n == 0)
-            return choice;
-        uint32_t pick = below(bits, (uint32_t)n + 1);
-        if ((int)pick < n) {
-            int card = nth_bit(legal, pick);
+        int pick = follow_pick(bits, popcount(legal), &choice);
+        if (pick >= 0) {
+            int card = nth_bit(legal, (uint32_t)pick);
             choice.mask = (uint64_t)1 << card;
             choice.key = KEY(SINGLE, card);
         }
@@ -428,11 +405,8 @@ static Choice decide(uint64_t hand, int64_t table_key, int table_size, uint64_t 
         n = same;
         for (int rank = low_rank + 1; rank < RANKS; rank++)
             n += n_pairs[nibble(hand, rank)];
-        choice.options = n + 1;
-        if (n == 0)
-            return choice;
-        int pick = (int)below(bits, (uint32_t)n + 1);
-        if (pick == n)
+        int pick = follow_pick(bits, n, &choice);
+        if (pick < 0)
             return choice;
         if (pick < same) {
             for (int i = 0; i < n_pairs[suits]; i++) {
@@ -453,11 +427,8 @@ static Choice decide(uint64_t hand, int64_t table_key, int table_size, uint64_t 
     if (table_size == 3) {
         for (int rank = strength + 1; rank < RANKS; rank++)
             n += n_triples[nibble(hand, rank)];
-        choice.options = n + 1;
-        if (n == 0)
-            return choice;
-        int pick = (int)below(bits, (uint32_t)n + 1);
-        if (pick == n)
+        int pick = follow_pick(bits, n, &choice);
+        if (pick < 0)
             return choice;
         int rank = 0;
         uint32_t subset = 0;
@@ -465,12 +436,8 @@ static Choice decide(uint64_t hand, int64_t table_key, int table_size, uint64_t 
         choice.key = KEY(TRIPLE, rank);
         return choice;
     }
-    n = list_five(hand, table_key, 0, listing, 0);
-    choice.options = n + 1;
-    if (n == 0)
-        return choice;
-    uint32_t pick = below(bits, (uint32_t)n + 1);
-    if ((int)pick < n) {
+    int pick = follow_pick(bits, list_five(hand, table_key, 0, listing, 0), &choice);
+    if (pick >= 0) {
         choice.mask = listing->mask[pick];
         choice.key = listing->key[pick];
     }
@@ -494,8 +461,6 @@ typedef struct {
     uint64_t decisions_sum, decisions_squares;
     uint64_t lead_changes_hist[LEAD_CHANGE_BINS], settled_hist[SETTLED_BINS];
 } Totals;
-
-static inline uint32_t min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
 
 static inline int penalty_of(int cards)
 {
@@ -536,7 +501,7 @@ static void play_games(uint64_t seed, uint64_t n_games, int full, Totals *t)
 {
     static Listing listing;
     for (uint64_t game = 0; game < n_games; game++) {
-        uint64_t rng = mix64(seed ^ mix64(game + GOLDEN));
+        uint64_t rng = game_stream(seed, game);
         uint64_t hands[PLAYERS];
         int sizes[PLAYERS];
         deal(&rng, hands);
@@ -656,23 +621,6 @@ static void play_games(uint64_t seed, uint64_t n_games, int full, Totals *t)
 
 /* ---- output ---------------------------------------------------------------------------- */
 
-static void print_list(const char *name, const uint64_t *values, int n, const char *after)
-{
-    printf("  \"%s\": [", name);
-    for (int i = 0; i < n; i++)
-        printf("%s%" PRIu64, i ? ", " : "", values[i]);
-    printf("]%s\n", after);
-}
-
-/* A histogram up to its last non-empty bin. */
-static void print_histogram(const char *name, const uint64_t *bins, int n, const char *after)
-{
-    int used = n;
-    while (used > 1 && bins[used - 1] == 0)
-        used--;
-    print_list(name, bins, used, after);
-}
-
 static void print_rows(const char *name, const uint64_t *cells, int rows, int columns)
 {
     printf("  \"%s\": [", name);
@@ -691,11 +639,7 @@ static void print_totals(const Totals *t, uint64_t seed, int full, double cpu_se
     printf("{\n");
     printf("  \"program\": \"big_two_random\",\n");
     printf("  \"players\": %d,\n", PLAYERS);
-    printf("  \"seed\": %" PRIu64 ",\n", seed);
-    printf("  \"full_statistics\": %s,\n", full ? "true" : "false");
-    printf("  \"games\": %" PRIu64 ",\n", games);
-    printf("  \"cpu_seconds\": %.6f,\n", cpu_seconds);
-    printf("  \"games_per_second\": %.1f,\n", cpu_seconds > 0 ? games / cpu_seconds : 0.0);
+    print_run(seed, full, games, cpu_seconds);
     printf("  \"mean_turns\": %.6f,\n", (double)t->turns_sum / games);
     printf("  \"mean_tricks\": %.6f,\n", (double)t->tricks_sum / games);
     printf("  \"turns_sum\": %" PRIu64 ",\n", t->turns_sum);
@@ -727,48 +671,12 @@ static void print_totals(const Totals *t, uint64_t seed, int full, double cpu_se
     printf("}\n");
 }
 
-static double cpu_now(void)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
-    return (double)now.tv_sec + 1e-9 * (double)now.tv_nsec;
-}
-
-static int usage(void)
-{
-    fprintf(stderr, "usage: big_two_random GAMES [SEED] [--lean]: GAMES a whole number >= 1 "
-                    "(1e6 allowed), SEED a whole number >= 0\n");
-    return 2;
-}
-
 int main(int argc, char **argv)
 {
-    uint64_t n_games = 0, seed = 1;
-    int full = 1, positional = 0;
-    for (int i = 1; i < argc; i++) {
-        char *end;
-        if (strcmp(argv[i], "--lean") == 0) {
-            full = 0;
-            continue;
-        }
-        if (positional == 0) { /* a game count, also written as 1e6 */
-            double value = strtod(argv[i], &end);
-            if (*end != '\0' || !(value >= 1 && value <= 1e15) || value != (uint64_t)value)
-                return usage();
-            n_games = (uint64_t)value;
-        } else if (positional == 1) {
-            if (argv[i][0] == '-' || argv[i][0] == '\0')
-                return usage();
-            seed = strtoull(argv[i], &end, 10);
-            if (*end != '\0')
-                return usage();
-        } else {
-            return usage();
-        }
-        positional++;
-    }
-    if (n_games == 0)
-        return usage();
+    uint64_t n_games, seed;
+    int full;
+    if (parse_arguments(argc, argv, "big_two_random", &n_games, &seed, &full) != 0)
+        return 2;
 
     init_tables();
     for (int suits = 0; suits < 16; suits++)

@@ -27,12 +27,7 @@
 
 #define _POSIX_C_SOURCE 199309L
 
-#include <inttypes.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
+#include "c_reference.h"
 
 #ifndef PLAYERS
 #define PLAYERS 4
@@ -80,29 +75,6 @@ enum {
 
 #define DOUBT_CELLS ((size_t)COUNT_BINS * N_KINDS * PILE_BINS * 3 * PLAYERS * PLAYERS * 2)
 #define CLAIM_CELLS ((size_t)PLAYERS * COUNT_BINS * N_KINDS * PILE_BINS * 3 * 2)
-
-/* ---- SplitMix64, seeded per game as zooanalysis/rng.py does ---------------------------- */
-
-static const uint64_t GOLDEN = 0x9E3779B97F4A7C15u;
-
-static inline uint64_t mix64(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-    return z ^ (z >> 31);
-}
-
-static inline uint64_t next_word(uint64_t *state)
-{
-    *state += GOLDEN;
-    return mix64(*state);
-}
-
-/* A number in [0, n) from 32 random bits (multiply-shift, as rng.below). */
-static inline uint32_t below(uint32_t bits, uint32_t n)
-{
-    return (uint32_t)(((uint64_t)bits * n) >> 32);
-}
 
 /* ---- the pile as two packed words ------------------------------------------------------
  * PLAIN: byte k (k = 0-4) counts the animals of kind k at face value plus every wild card's
@@ -231,8 +203,6 @@ typedef struct {
 #define ALWAYS_INLINE inline
 #endif
 
-static inline uint32_t min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
-
 /* The next card of the draw pile deck[top..]: one step of a forward Fisher-Yates shuffle
  * (a uniformly random undrawn card, swapped to the top), from 32 random bits. Taking the
  * cards this way as they are needed is the engine's shuffle-then-deal in distribution, and
@@ -270,7 +240,7 @@ static ALWAYS_INLINE void play_games(uint64_t seed, uint64_t n_games, const int 
     uint32_t hand_len[PLAYERS], scores[PLAYERS];
 
     for (uint64_t game = 0; game < n_games; game++) {
-        uint64_t state = mix64(seed ^ mix64(game + GOLDEN));
+        uint64_t state = game_stream(seed, game);
         uint32_t top = 0;
         for (int seat = 0; seat < PLAYERS; seat++) { /* deal: seat 1 takes the first five */
             uint64_t hand = 0;
@@ -474,23 +444,6 @@ static void play_lean(uint64_t seed, uint64_t n_games, Totals *t)
 
 /* ---- output ---------------------------------------------------------------------------- */
 
-static void print_list(const char *name, const uint64_t *values, int n, const char *after)
-{
-    printf("  \"%s\": [", name);
-    for (int i = 0; i < n; i++)
-        printf("%s%" PRIu64, i ? ", " : "", values[i]);
-    printf("]%s\n", after);
-}
-
-/* A histogram up to its last non-empty bin. */
-static void print_histogram(const char *name, const uint64_t *bins, int n, const char *after)
-{
-    int used = n;
-    while (used > 1 && bins[used - 1] == 0)
-        used--;
-    print_list(name, bins, used, after);
-}
-
 static void print_shares(const char *name, const uint64_t *values, uint64_t games)
 {
     printf("  \"%s\": [", name);
@@ -520,11 +473,7 @@ static void print_totals(const Totals *t, uint64_t seed, int full, double cpu_se
     printf("  \"players\": %d,\n", PLAYERS);
     printf("  \"points_to_end\": %d,\n", POINTS_TO_END);
     printf("  \"claim_cap\": %d,\n", CLAIM_CAP);
-    printf("  \"seed\": %" PRIu64 ",\n", seed);
-    printf("  \"full_statistics\": %s,\n", full ? "true" : "false");
-    printf("  \"games\": %" PRIu64 ",\n", games);
-    printf("  \"cpu_seconds\": %.6f,\n", cpu_seconds);
-    printf("  \"games_per_second\": %.1f,\n", cpu_seconds > 0 ? games / cpu_seconds : 0.0);
+    print_run(seed, full, games, cpu_seconds);
     printf("  \"mean_rounds\": %.6f,\n", (double)t->rounds_sum / games);
     printf("  \"mean_moves\": %.6f,\n", (double)t->moves_sum / games);
     printf("  \"doubt_success_rate\": %.6f,\n", (double)doubts_succeeded / doubts);
@@ -567,48 +516,12 @@ static void print_totals(const Totals *t, uint64_t seed, int full, double cpu_se
     printf("}\n");
 }
 
-static double cpu_now(void)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
-    return (double)now.tv_sec + 1e-9 * (double)now.tv_nsec;
-}
-
-static int usage(void)
-{
-    fprintf(stderr, "usage: bluff_random GAMES [SEED] [--lean]: GAMES a whole number >= 1 (1e6 allowed), "
-                    "SEED a whole number >= 0\n");
-    return 2;
-}
-
 int main(int argc, char **argv)
 {
-    uint64_t n_games = 0, seed = 1;
-    int full = 1, positional = 0;
-    for (int i = 1; i < argc; i++) {
-        char *end;
-        if (strcmp(argv[i], "--lean") == 0) {
-            full = 0;
-            continue;
-        }
-        if (positional == 0) { /* a game count, also written as 1e6 */
-            double value = strtod(argv[i], &end);
-            if (*end != '\0' || !(value >= 1 && value <= 1e15) || value != (uint64_t)value)
-                return usage();
-            n_games = (uint64_t)value;
-        } else if (positional == 1) {
-            if (argv[i][0] == '-' || argv[i][0] == '\0')
-                return usage();
-            seed = strtoull(argv[i], &end, 10);
-            if (*end != '\0')
-                return usage();
-        } else {
-            return usage();
-        }
-        positional++;
-    }
-    if (n_games == 0)
-        return usage();
+    uint64_t n_games, seed;
+    int full;
+    if (parse_arguments(argc, argv, "bluff_random", &n_games, &seed, &full) != 0)
+        return 2;
 
     init_pile_deltas();
     init_policy_tables();

@@ -62,6 +62,19 @@ def flip_byte(path: Path, fraction: float = 0.5) -> None:
     path.write_bytes(bytes(data))
 
 
+def damage_checkpoint(path: Path, damage: str) -> bytes:
+    """Damage the file at ``path`` as ``damage`` says ("truncate": half of it left,
+    "empty": no bytes, "flip": one byte inverted at 30%); returns what it holds then."""
+    data = path.read_bytes()
+    if damage == "truncate":
+        path.write_bytes(data[: len(data) // 2])
+    elif damage == "empty":
+        path.write_bytes(b"")
+    else:
+        flip_byte(path, 0.3)
+    return path.read_bytes()
+
+
 def tree(path: Path) -> list[str]:
     """Every file and folder under ``path`` (hidden ones too), relative, sorted."""
     return sorted(str(p.relative_to(path)) for p in path.rglob("*"))

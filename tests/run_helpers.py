@@ -47,13 +47,28 @@ def game_run(out: Path, game: str, *args: object, kind: type | None = None):
     return run
 
 
-def forget_table(folder: Path, name: str) -> None:
-    """Drop table ``name`` from the manifest of the run folder at ``folder``, as a folder
-    written before its game counted it (unsealed, as such folders were)."""
+def loaded_without(folder: Path, *names: str):
+    """The run folder at ``folder`` loaded again after dropping tables ``names`` from its
+    manifest, as a folder written before its game counted them (unsealed, as such folders
+    were)."""
     from zooanalysis.storage import MANIFEST
 
     path = folder / MANIFEST
     manifest = json.loads(path.read_text(encoding="utf-8"))
-    manifest["tables"] = [table for table in manifest["tables"] if table != name]
+    manifest["tables"] = [table for table in manifest["tables"] if table not in names]
     manifest.pop("manifest_sha256", None)
     path.write_text(json.dumps(manifest), encoding="utf-8")
+    return zooanalysis.load_run(folder)
+
+
+def run_from_totals(game: str, lineup: str, settings, strategies, totals, games: int):
+    """``game``'s results object (its run class) for ``games`` reference-engine games of
+    ``strategies`` summed in ``totals``: their tables, and the manifest of a real run of
+    ``lineup`` with the games and tables set to these."""
+    from zooanalysis.games import get_game
+
+    played = get_game(game)
+    template = zooanalysis.simulate(game, players=lineup, games=100, seed=3, jobs=1)
+    tables = played.tables(totals, settings, [strategy.player for strategy in strategies])
+    manifest = {**template.manifest, "games": games, "tables": list(tables)}
+    return played.run_class()(manifest, tables)

@@ -15,12 +15,12 @@ import math
 
 import numpy as np
 import pytest
+from run_helpers import run_from_totals
 
 import zooanalysis
 from zooanalysis.games.bluff import counts, engine
 from zooanalysis.games.bluff.analysis import BluffRun
 from zooanalysis.games.bluff.batch import play_batch_reference
-from zooanalysis.games.bluff.game import result_tables
 from zooanalysis.games.bluff.rules import BluffSettings
 from zooanalysis.stats import clustered_rate, rate_with_interval, wilson_interval
 
@@ -76,13 +76,8 @@ def reference_run() -> tuple[BluffRun, list[engine.GameRecord]]:
     settings = BluffSettings(players=3)
     strategies = engine.lineup(LINEUP)
     totals, _ = play_batch_reference(settings, strategies, SEED, GAMES)
-    labels = [strategy.player.label for strategy in strategies]
-    template = zooanalysis.simulate("bluff", players=LINEUP, games=100, seed=3, jobs=1)
-    manifest = {**template.manifest, "games": GAMES}
-    tables = result_tables(totals, labels)
-    manifest["tables"] = list(tables)
     records = [engine.play_game(settings, strategies, SEED, game) for game in range(GAMES)]
-    return BluffRun(manifest, tables), records
+    return run_from_totals("bluff", LINEUP, settings, strategies, totals, GAMES), records
 
 
 def per_game(records, unit: str, seats: set[int]) -> tuple[np.ndarray, np.ndarray]:

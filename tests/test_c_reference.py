@@ -2,42 +2,35 @@
 
 It must build, print statistics that parse and hold together, and play the same game as
 the kernel: its statistics agree with the kernel's within sampling error (slow tests).
+The seed and command-line tests run every game's program (c_reference.h serves them all).
 """
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.c_reference_helpers import built, c_reference, needs_compiler
 
-
-def _load_c_reference():
-    spec = importlib.util.spec_from_file_location(
-        "c_reference", ROOT / "benchmarks" / "c_reference.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
-c_reference = _load_c_reference()
-needs_compiler = pytest.mark.skipif(
-    not c_reference.compiler_available(), reason=f"{c_reference.COMPILER} not found"
-)
+SQUARES = {
+    "bluff": ("rounds_squares", "points_squares"),
+    "big-two": ("turns_squares", "penalty_squares"),
+}
+"""Two sums of squares of each program's output that differ between any two seeds."""
 
 
 @pytest.fixture(scope="module")
 def binary(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    if not c_reference.compiler_available():
-        pytest.skip(f"{c_reference.COMPILER} not found")
-    return c_reference.build(tmp_path_factory.mktemp("cref"))
+    return built(tmp_path_factory, "bluff")
+
+
+@pytest.fixture(scope="module", params=sorted(SQUARES))
+def game_binary(request: pytest.FixtureRequest, tmp_path_factory) -> tuple[str, Path]:
+    """Every game's C reference (they share c_reference.h's stream and command line)."""
+    return request.param, built(tmp_path_factory, request.param)
 
 
 @needs_compiler
@@ -78,22 +71,28 @@ def test_lean_mode_plays_the_same_games(binary: Path) -> None:
 
 
 @needs_compiler
-def test_same_seed_same_games_other_seed_other_games(binary: Path) -> None:
+def test_same_seed_same_games_other_seed_other_games(game_binary: tuple[str, Path]) -> None:
+    game, binary = game_binary
+    steps, scores = SQUARES[game]
     first = c_reference.run_reference(binary, 500, 11)
     again = c_reference.run_reference(binary, 500, 11)
     other = c_reference.run_reference(binary, 500, 12)
-    assert first["rounds_squares"] == again["rounds_squares"]
-    assert first["points_squares"] == again["points_squares"]
-    assert first["points_squares"] != other["points_squares"]
+    assert first[steps] == again[steps]
+    assert first[scores] == again[scores]
+    assert first[scores] != other[scores]
 
 
 @needs_compiler
 @pytest.mark.parametrize("arguments", [[], ["0"], ["-5"], ["1.5"], ["10", "x"], ["10", "1", "2"]])
-def test_bad_arguments_get_one_usage_line(binary: Path, arguments: list[str]) -> None:
+def test_bad_arguments_get_one_usage_line(
+    game_binary: tuple[str, Path], arguments: list[str]
+) -> None:
+    game, binary = game_binary
     result = subprocess.run([str(binary), *arguments], capture_output=True, text=True, check=False)
     assert result.returncode == 2
     assert result.stdout == ""
-    assert result.stderr.startswith("usage: bluff_random GAMES")
+    program = c_reference.reference_for(game).program
+    assert result.stderr.startswith(f"usage: {program} GAMES")
     assert result.stderr.count("\n") == 1
 
 

@@ -6,39 +6,19 @@ the kernel: its statistics agree with the kernel's within sampling error (slow t
 
 from __future__ import annotations
 
-import importlib.util
-import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.c_reference_helpers import built, c_reference, needs_compiler
+
 PLAYERS, HAND = 4, 13
-
-
-def _load_c_reference():
-    spec = importlib.util.spec_from_file_location(
-        "c_reference", ROOT / "benchmarks" / "c_reference.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
-c_reference = _load_c_reference()
-needs_compiler = pytest.mark.skipif(
-    not c_reference.compiler_available(), reason=f"{c_reference.COMPILER} not found"
-)
 
 
 @pytest.fixture(scope="module")
 def binary(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    if not c_reference.compiler_available():
-        pytest.skip(f"{c_reference.COMPILER} not found")
-    return c_reference.build(tmp_path_factory.mktemp("cref"), game="big-two")
+    return built(tmp_path_factory, "big-two")
 
 
 def _penalty(cards: int) -> int:
@@ -89,26 +69,6 @@ def test_lean_mode_plays_the_same_games(binary: Path) -> None:
     lean = c_reference.big_two_from_reference(c_reference.run_reference(binary, 2000, 3, lean=True))
     assert lean.decisions is None and lean.kinds is None and lean.options is None
     assert replace(full, decisions=None, lead_changes=None, kinds=None, options=None) == lean
-
-
-@needs_compiler
-def test_same_seed_same_games_other_seed_other_games(binary: Path) -> None:
-    first = c_reference.run_reference(binary, 500, 11)
-    again = c_reference.run_reference(binary, 500, 11)
-    other = c_reference.run_reference(binary, 500, 12)
-    assert first["turns_squares"] == again["turns_squares"]
-    assert first["penalty_squares"] == again["penalty_squares"]
-    assert first["penalty_squares"] != other["penalty_squares"]
-
-
-@needs_compiler
-@pytest.mark.parametrize("arguments", [[], ["0"], ["-5"], ["1.5"], ["10", "x"], ["10", "1", "2"]])
-def test_bad_arguments_get_one_usage_line(binary: Path, arguments: list[str]) -> None:
-    result = subprocess.run([str(binary), *arguments], capture_output=True, text=True, check=False)
-    assert result.returncode == 2
-    assert result.stdout == ""
-    assert result.stderr.startswith("usage: big_two_random GAMES")
-    assert result.stderr.count("\n") == 1
 
 
 def test_unknown_games_and_settings_are_refused(tmp_path: Path) -> None:

@@ -23,6 +23,7 @@ import numpy as np
 import pytest
 from fault_helpers import (
     ZOOSIM,
+    damage_checkpoint,
     flip_byte,
     interrupt_after,
     one_error_line,
@@ -419,14 +420,7 @@ def test_a_damaged_checkpoint_is_one_line_and_kept(
     out = tmp_path / "cut"
     interrupted_run(capsys, monkeypatch, out)
     checkpoint = partial_path(out) / CHECKPOINT
-    data = checkpoint.read_bytes()
-    if damage == "truncate":
-        checkpoint.write_bytes(data[: len(data) // 2])
-    elif damage == "empty":
-        checkpoint.write_bytes(b"")
-    else:
-        flip_byte(checkpoint, 0.3)
-    damaged = checkpoint.read_bytes()
+    damaged = damage_checkpoint(checkpoint, damage)
     code, out_text, err = run_cli(capsys, "run", "--resume", out, "--no-progress")
     assert code == 2 and out_text == ""
     one_error_line(err, str(checkpoint), cause, f"rm -r {partial_path(out)}")

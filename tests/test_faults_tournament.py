@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from fault_helpers import flip_byte, run_cli, tree
+from fault_helpers import damage_checkpoint, run_cli, tree
 from slow_job import TOURNAMENT_SCRIPT, TUNE_GRID_SCRIPT
 
 import zooanalysis
@@ -152,6 +152,16 @@ def interrupted_tuning(capsys, monkeypatch, out: Path, evaluations: int, *extra:
     assert code == 130, err
     one_error_line(err, f"Continue it with: zoosim tune --resume {out} ", start="zoosim: interr")
     return load_checkpoint(partial_path(out)).state
+
+
+def interrupted_one(command: str, capsys, monkeypatch, out: Path) -> list[object]:
+    """An interrupted ``command`` ("tournament": 2,500 games each; "tune": 5 evaluations)
+    at ``out``; returns the command line that resumes it."""
+    if command == "tournament":
+        interrupted_tournament(capsys, monkeypatch, out, 2_500)
+        return ["tournament", "--resume", out, "--no-progress"]
+    interrupted_tuning(capsys, monkeypatch, out, 5)
+    return ["tune", "--resume", out]
 
 
 # --- Ctrl-C, then --resume: the same tables -----------------------------------------------------
@@ -457,21 +467,9 @@ def test_a_damaged_checkpoint_is_refused_and_kept(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     out = tmp_path / "cut"
-    if command == "tournament":
-        interrupted_tournament(capsys, monkeypatch, out, 2_500)
-        resume = ["tournament", "--resume", out, "--no-progress"]
-    else:
-        interrupted_tuning(capsys, monkeypatch, out, 5)
-        resume = ["tune", "--resume", out]
+    resume = interrupted_one(command, capsys, monkeypatch, out)
     checkpoint = partial_path(out) / CHECKPOINT
-    data = checkpoint.read_bytes()
-    if damage == "truncate":
-        checkpoint.write_bytes(data[: len(data) // 2])
-    elif damage == "empty":
-        checkpoint.write_bytes(b"")
-    else:
-        flip_byte(checkpoint, 0.3)
-    damaged = checkpoint.read_bytes()
+    damaged = damage_checkpoint(checkpoint, damage)
     code, text, err = run_cli(capsys, *resume)
     assert code == 2 and "Written" not in text
     one_error_line(err, str(checkpoint), "damaged", f"rm -r {partial_path(out)}")
@@ -510,12 +508,7 @@ def test_an_edited_request_json_is_refused(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     out = tmp_path / "cut"
-    if command == "tournament":
-        interrupted_tournament(capsys, monkeypatch, out, 2_500)
-        resume = ["tournament", "--resume", out, "--no-progress"]
-    else:
-        interrupted_tuning(capsys, monkeypatch, out, 5)
-        resume = ["tune", "--resume", out]
+    resume = interrupted_one(command, capsys, monkeypatch, out)
     request_file = partial_path(out) / "request.json"
     stored = json.loads(request_file.read_text())
     seed = stored["request"]["seed"]
@@ -544,12 +537,8 @@ def test_a_new_one_refuses_the_folder_of_an_interrupted_one(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     out = tmp_path / "cut"
-    if command == "tournament":
-        interrupted_tournament(capsys, monkeypatch, out, 2_500)
-        again = ["tournament", *TOURNAMENT, "--out", out]
-    else:
-        interrupted_tuning(capsys, monkeypatch, out, 5)
-        again = ["tune", *TUNE, "--out", out]
+    interrupted_one(command, capsys, monkeypatch, out)
+    again = [command, *(TOURNAMENT if command == "tournament" else TUNE), "--out", out]
     before = tree(partial_path(out))
     code, _, err = run_cli(capsys, *again)
     assert code == 2

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from run_helpers import run_from_totals
 
 import zooanalysis
 from zooanalysis.games.lucky_lions import counts, engine
 from zooanalysis.games.lucky_lions.analysis import LuckyLionsRun
 from zooanalysis.games.lucky_lions.batch import play_batch_reference
-from zooanalysis.games.lucky_lions.game import CARD_TYPE_NAMES, result_tables
+from zooanalysis.games.lucky_lions.game import CARD_TYPE_NAMES
 from zooanalysis.games.lucky_lions.rules import LuckySettings
 from zooanalysis.stats import clustered_rate, mean_with_interval, wilson_interval
 
@@ -59,12 +60,8 @@ def reference_run() -> tuple[LuckyLionsRun, list[engine.GameRecord]]:
     settings = LuckySettings(players=3)
     strategies = engine.lineup(LINEUP)
     totals, _ = play_batch_reference(settings, strategies, SEED, GAMES)
-    labels = [strategy.player.label for strategy in strategies]
-    template = zooanalysis.simulate("lucky-lions", players=LINEUP, games=100, seed=3, jobs=1)
-    tables = result_tables(totals, labels)
-    manifest = {**template.manifest, "games": GAMES, "tables": list(tables)}
     records = [engine.play_game(settings, strategies, SEED, game) for game in range(GAMES)]
-    return LuckyLionsRun(manifest, tables), records
+    return run_from_totals("lucky-lions", LINEUP, settings, strategies, totals, GAMES), records
 
 
 def test_intervals_are_those_of_the_games_counts(reference_run) -> None:

@@ -159,6 +159,16 @@ def _whole(value, option: str, low: int) -> int:
     return value
 
 
+def _refuse_changes(option: str, fixed: dict, what: str, allowed: str) -> None:
+    """Refuse every option of ``fixed`` given (not None) with ``option`` (--resume,
+    --reanalyse): they cannot change ``what``; only ``allowed`` may be given."""
+    given = [name for name, value in fixed.items() if value is not None]
+    if given:
+        raise UserError(
+            f"{option}: {', '.join(given)} cannot change {what}; only {allowed} may be given"
+        )
+
+
 def _default_seats(game: Game) -> list[PlayerSpec]:
     """The seats of the game's default lineup, parsed (a seat's parameters hold commas and a
     trailing ``*N`` repeats a seat, so the lineup's text cannot be split on commas)."""
@@ -329,12 +339,12 @@ def run(
             "--max-games": max_games,
             "--rotate-seats": rotate_seats,
         }
-        given = [name for name, value in fixed.items() if value is not None]
-        if given:
-            raise UserError(
-                f"--resume: {', '.join(given)} cannot change an interrupted run; "
-                "only --jobs, --backend, --scheduler and --no-progress may be given"
-            )
+        _refuse_changes(
+            "--resume",
+            fixed,
+            "an interrupted run",
+            "--jobs, --backend, --scheduler and --no-progress",
+        )
         chosen_backend = backend or "threads"
         chosen_jobs = _jobs(jobs)
         if make_report or report_dir is not None:  # refuse a bad report folder before playing
@@ -558,12 +568,7 @@ def tournament(
             "--seed": seed,
             "--out": out,
         }
-        given = [name for name, value in fixed.items() if value is not None]
-        if given:
-            raise UserError(
-                f"--resume: {', '.join(given)} cannot change an interrupted tournament; "
-                "only --jobs and --no-progress may be given"
-            )
+        _refuse_changes("--resume", fixed, "an interrupted tournament", "--jobs and --no-progress")
         from zooanalysis.tournament import resume_request
 
         request = resume_request(resume, _jobs(jobs))
@@ -764,12 +769,9 @@ def field(
             "--bootstrap": bootstrap, "--alpha": alpha, "--out": out, "--resume": resume,
             "--max-compositions": max_compositions,
         }  # fmt: skip
-        given = [name for name, value in fixed.items() if value is not None]
-        if given:
-            raise UserError(
-                f"--reanalyse: {', '.join(given)} cannot change a stored field; only "
-                "--search-games, --jobs and --no-progress may be given"
-            )
+        _refuse_changes(
+            "--reanalyse", fixed, "a stored field", "--search-games, --jobs and --no-progress"
+        )
         _reanalyse_field(reanalyse, search_games, jobs, progress)
         return
     if resume is not None:
@@ -785,12 +787,7 @@ def field(
             "--alpha": alpha,
             "--out": out,
         }
-        given = [name for name, value in fixed.items() if value is not None]
-        if given:
-            raise UserError(
-                f"--resume: {', '.join(given)} cannot change an interrupted field; "
-                "only --jobs and --no-progress may be given"
-            )
+        _refuse_changes("--resume", fixed, "an interrupted field", "--jobs and --no-progress")
         request = resume_field_request(resume, _jobs(jobs))
     else:
         games = "1e6" if games is None else games
@@ -1216,12 +1213,7 @@ def tune(
             "--seed": seed,
             "--out": out,
         }
-        given = [name for name, value in fixed.items() if value is not None]
-        if given:
-            raise UserError(
-                f"--resume: {', '.join(given)} cannot change an interrupted tuning; "
-                "only --jobs may be given"
-            )
+        _refuse_changes("--resume", fixed, "an interrupted tuning", "--jobs")
         request = resume_request(resume, _jobs(jobs))
         out = resume
     else:

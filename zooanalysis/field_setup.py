@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from zooanalysis.errors import SettingsError, UserError
-from zooanalysis.field import REQUEST_FILE, FieldRequest
+from zooanalysis.field import FieldRequest
 from zooanalysis.games.base import Game
 from zooanalysis.strategy_spec import PlayerSpec, parse_lineup, parse_player
 
@@ -98,15 +98,10 @@ def resume_field_request(out: Path, jobs: int, backend: str = "threads") -> Fiel
     """Rebuild the request of the interrupted field at ``out`` from its ``request.json``
     (checked against its sha256)."""
     from zooanalysis.games import get_game
-    from zooanalysis.simulation import read_request_file
-    from zooanalysis.storage import ResumeRefusedError, partial_path
+    from zooanalysis.simulation import stored_request
+    from zooanalysis.storage import ResumeRefusedError
 
-    path = partial_path(Path(out)) / REQUEST_FILE
-    if not path.is_file():
-        raise ResumeRefusedError(
-            f"--resume: no interrupted field to continue at {out} (no {path.name} in {path.parent})"
-        )
-    record = read_request_file(path)["request"]
+    path, record = stored_request(out, "field")
     try:
         game = get_game(record["game"])
         population = parse_lineup(",".join(record["population"]), game.strategies)

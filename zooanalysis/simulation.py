@@ -484,45 +484,24 @@ def _code() -> str:
 def _start_or_resume(request: RunRequest, working: Path, resumed: bool) -> dict[str, Any]:
     """Write ``request.json`` of a new run, or check a resumed run against it (and add the
     resume command to it); returns its contents."""
-    record = _request_record(request)
-    command = list(request.command or sys.argv)
-    if not resumed:
-        stored = {
-            "format_version": FORMAT_VERSION,
-            "request": record,
-            "sha256": request_sha256(record),
-            "code": _code(),
-            "command": command,
-            "resume_commands": [],
-        }
-        write_json_atomically(working / REQUEST_FILE, stored)
-        return stored
-    path = working / REQUEST_FILE
-    stored = read_request_file(path)
-    differences = _differences(stored["request"], record)
-    if differences:
-        raise ResumeRefusedError(
-            f"--resume: {path} is the request of another run ({differences}); "
-            "a run resumes only with the request it started with"
-        )
-    if stored["code"] != _code():
-        raise ResumeRefusedError(
-            f"--resume: the run at {request.out} was started by other zoosim code "
-            f"({stored['code']}; here {_code()}); finish it with that version"
-        )
-    stored["resume_commands"] = [*stored.get("resume_commands", []), command]
-    write_json_atomically(path, stored)
-    return stored
+    return start_or_check_request(
+        working, _request_record(request), resumed, "run", request.out, request.command
+    )
 
 
 def start_or_check_request(
-    working: Path, record: dict[str, Any], resumed: bool, what: str, out: Path
+    working: Path,
+    record: dict[str, Any],
+    resumed: bool,
+    what: str,
+    out: Path,
+    command: list[str] | None = None,
 ) -> dict[str, Any]:
-    """``request.json`` of a new piece of work (a tournament, a tuning: ``what``) to
-    ``out``, written with the sha256 of ``record`` and the code's fingerprint; resumed, the
-    stored one checked against ``record`` and the code (one line naming what differs) and
-    the resume command added. Returns its contents."""
-    command = list(sys.argv)
+    """``request.json`` of a new piece of work (a run, a tournament, a tuning: ``what``) to
+    ``out``, written with the sha256 of ``record``, the code's fingerprint and ``command``
+    (``sys.argv`` unless given); resumed, the stored one checked against ``record`` and the
+    code (one line naming what differs) and the resume command added. Returns its contents."""
+    command = list(command or sys.argv)
     path = working / REQUEST_FILE
     if not resumed:
         stored = {
@@ -566,6 +545,19 @@ def check_checkpoint_owner(path: Path, state: dict[str, Any], record: dict[str, 
             f"--resume: {path} was made by other zoosim code ({state.get('code')}; "
             f"here {record['code']})"
         )
+
+
+def stored_request(out: Path, what: str) -> tuple[Path, dict[str, Any]]:
+    """The path of the ``request.json`` of the interrupted ``what`` (a tournament, a field,
+    a tuning) at ``out`` and its request, checked against its sha256; one line refusing a
+    folder with none."""
+    path = partial_path(Path(out)) / REQUEST_FILE
+    if not path.is_file():
+        raise ResumeRefusedError(
+            f"--resume: no interrupted {what} to continue at {out} "
+            f"(no {path.name} in {path.parent})"
+        )
+    return path, read_request_file(path)["request"]
 
 
 def read_request_file(path: Path) -> dict[str, Any]:

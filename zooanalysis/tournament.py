@@ -396,16 +396,10 @@ def resume_request(out: Path, jobs: int, backend: str = "threads") -> Tournament
     ``request.json`` (checked against its sha256); the rebuilt request must give back
     exactly the recorded one (checked when the folder is reserved)."""
     from zooanalysis.games import get_game
-    from zooanalysis.simulation import REQUEST_FILE, read_request_file
-    from zooanalysis.storage import ResumeRefusedError, partial_path
+    from zooanalysis.simulation import stored_request
+    from zooanalysis.storage import ResumeRefusedError
 
-    path = partial_path(Path(out)) / REQUEST_FILE
-    if not path.is_file():
-        raise ResumeRefusedError(
-            f"--resume: no interrupted tournament to continue at {out} "
-            f"(no {path.name} in {path.parent})"
-        )
-    record = read_request_file(path)["request"]
+    path, record = stored_request(out, "tournament")
     try:
         game = get_game(record["game"])
         players = parse_lineup(",".join(record["strategies"]), game.strategies, "--strategies")

@@ -304,10 +304,8 @@ def random_small(hand, table_key, table_size, later, state):
         beaten = (_ONE << np.uint64(card)) - _ONE if later else (_ONE << np.uint64(card + 1)) - _ONE
         legal = hand & ~beaten
         n = count_faces(legal)
-        if n == 0:
-            return _ZERO, 0, 0, -1, state
-        pick, state = draw(state, n + 1)
-        if pick == n:
+        pick, state = random_index(n, False, state)  # -1: passes (no draw when n == 0)
+        if pick < 0:
             return _ZERO, 0, n, -1, state
         card = nth_face(legal, pick)
         return _ONE << np.uint64(card), (SINGLE << KIND_SHIFT) | card, n, -1, state
@@ -323,10 +321,8 @@ def random_small(hand, table_key, table_size, later, state):
         n = same
         for rank in range(low_rank + 1, N_BIG_RANKS):
             n += N_PAIRS[suits_of_rank(hand, rank)]
-        if n == 0:
-            return _ZERO, 0, 0, -1, state
-        pick, state = draw(state, n + 1)
-        if pick == n:
+        pick, state = random_index(n, False, state)  # -1: passes (no draw when n == 0)
+        if pick < 0:
             return _ZERO, 0, n, -1, state
         if pick < same:
             for i in range(N_PAIRS[suits]):
@@ -343,10 +339,8 @@ def random_small(hand, table_key, table_size, later, state):
     n = 0
     for rank in range(low_rank, N_BIG_RANKS):
         n += N_TRIPLES[suits_of_rank(hand, rank)]
-    if n == 0:
-        return _ZERO, 0, 0, -1, state
-    pick, state = draw(state, n + 1)
-    if pick == n:
+    pick, state = random_index(n, False, state)
+    if pick < 0:
         return _ZERO, 0, n, -1, state
     mask, key = _pick_triple(hand, low_rank, pick)
     return mask, key, n, -1, state
