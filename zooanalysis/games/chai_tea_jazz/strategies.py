@@ -320,27 +320,6 @@ def _beats(challenger, holder, led, trump, order, direction, jokers_strongest, t
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _threatened(face, led, trump, order, direction, unseen, unseen_jokers, follow_ok,
-                trump_ok, jokers_strongest, ties) -> bool:
-    """Whether a card still to come could take the trick from ``face``: an unseen joker, a
-    stronger unseen card of the led suit (if an opponent to come may hold it) or of the trump
-    suit (likewise)."""
-    if unseen_jokers > 0 and jokers_strongest:
-        return True
-    if follow_ok and led != NO_SUIT:
-        top = strongest_in_suit(unseen, led, order, direction)
-        if top >= 0 and _beats(top, face, led, trump, order, direction, jokers_strongest,
-                               ties):  # fmt: skip
-            return True
-    if trump_ok and trump != NO_SUIT and trump != led:
-        top = strongest_in_suit(unseen, trump, order, direction)
-        if top >= 0 and _beats(top, face, led, trump, order, direction, jokers_strongest,
-                               ties):  # fmt: skip
-            return True
-    return False
-
-
-@njit(cache=True, nogil=True, error_model="numpy")
 def _next_face(rest, jokers_left):
     """(face, rest, jokers_left): the next candidate card, faces in increasing order, then
     a joker; face -1 when none is left."""
@@ -352,12 +331,23 @@ def _next_face(rest, jokers_left):
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
+def _beaten_by(top, face, led, trump, order, direction, jokers_strongest, ties) -> bool:
+    """Whether the unseen card ``top`` (-1: none) would take the trick from ``face``."""
+    return top >= 0 and _beats(top, face, led, trump, order, direction, jokers_strongest, ties)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
 def heuristic_card(legal, jokers, trick, n, led, trump, order, direction, allies, players,
                    leader, points, unseen, unseen_jokers, voids, know_voids, jokers_strongest,
                    ties) -> int:
     """The heuristics' card (a face, ``JOKER`` for a joker); see ``_PLAY``. ``allies``: bit
     ``p`` set when the player at trick position ``p`` is on this player's side; ``voids``
-    (read only if ``know_voids``): the suits each seat is known to lack (bit set)."""
+    (read only if ``know_voids``): the suits each seat is known to lack (bit set).
+
+    Whether a card is threatened (an unseen joker, a stronger unseen card of the led suit
+    or of the trump suit that an opponent to come may hold) depends on the candidate only
+    through the comparison: the strongest unseen card of each suit is found once per
+    decision (per suit when leading), not once per candidate."""
     # the opponents still to play, and the suits some of them may hold
     opponents = 0
     may_hold = 0
@@ -369,18 +359,35 @@ def heuristic_card(legal, jokers, trick, n, led, trump, order, direction, allies
                 seat -= players
             may_hold |= (15 & ~voids[seat]) if know_voids else 15
     trump_ok = trump != NO_SUIT and (may_hold >> trump) & 1 == 1
+    joker_threat = unseen_jokers > 0 and jokers_strongest
+    top_trump = -1  # the strongest unseen trump, if an opponent to come may hold one
+    if opponents > 0 and trump_ok:
+        top_trump = strongest_in_suit(unseen, trump, order, direction)
     best_face = -1
     best_value = -(1 << 40)
     if n == 0:  # leading: a sure winner with most points, else the cheapest card
+        top_suit = -1  # the suit whose strongest unseen card top_led is
+        top_led = -1
         face, rest, jokers_left = _next_face(legal, jokers > 0)
         while face >= 0:
             suit = face >> 4
-            follow_ok = suit != NO_SUIT and (may_hold >> suit) & 1 == 1
             cost = _cost(face, points, trump, order, direction)
-            sure = opponents == 0 or not _threatened(
-                face, suit, trump, order, direction, unseen, unseen_jokers, follow_ok,
-                trump_ok, jokers_strongest, ties
-            )
+            if opponents == 0:
+                sure = True
+            elif joker_threat:
+                sure = False
+            else:
+                threat = False
+                if suit != NO_SUIT and (may_hold >> suit) & 1 == 1:
+                    if suit != top_suit:
+                        top_suit = suit
+                        top_led = strongest_in_suit(unseen, suit, order, direction)
+                    threat = _beaten_by(top_led, face, suit, trump, order, direction,
+                                        jokers_strongest, ties)  # fmt: skip
+                if not threat and trump != suit:
+                    threat = _beaten_by(top_trump, face, suit, trump, order, direction,
+                                        jokers_strongest, ties)  # fmt: skip
+                sure = not threat
             value = (1 << 20) + cost if sure else -cost
             if value > best_value:
                 best_face, best_value = face, value
@@ -393,11 +400,17 @@ def heuristic_card(legal, jokers, trick, n, led, trump, order, direction, allies
                   jokers_strongest, ties):  # fmt: skip
             winner = position
     holder = trick[winner]
-    follow_ok = led != NO_SUIT and (may_hold >> led) & 1 == 1
+    top_led = -1  # the strongest unseen card of the led suit, if an opponent to come may hold one
+    if opponents > 0 and led != NO_SUIT and (may_hold >> led) & 1 == 1:
+        top_led = strongest_in_suit(unseen, led, order, direction)
+    if trump == led:
+        top_trump = -1
     ally_holds = (allies >> winner) & 1 == 1
-    safe = ally_holds and (opponents == 0 or not _threatened(
-        holder, led, trump, order, direction, unseen, unseen_jokers, follow_ok, trump_ok,
-        jokers_strongest, ties))  # fmt: skip
+    safe = ally_holds and (opponents == 0 or not (
+        joker_threat
+        or _beaten_by(top_led, holder, led, trump, order, direction, jokers_strongest, ties)
+        or _beaten_by(top_trump, holder, led, trump, order, direction, jokers_strongest, ties)
+    ))  # fmt: skip
     trick_points = 0
     for position in range(n):
         trick_points += points[trick[position]]
@@ -407,10 +420,13 @@ def heuristic_card(legal, jokers, trick, n, led, trump, order, direction, allies
         if safe:
             value = cost  # the trick is ours: add the card with most points
         elif _beats(face, holder, led, trump, order, direction, jokers_strongest, ties):
-            sure = opponents == 0 or not _threatened(
-                face, led, trump, order, direction, unseen, unseen_jokers, follow_ok, trump_ok,
-                jokers_strongest, ties,
-            )
+            sure = opponents == 0 or not (
+                joker_threat
+                or _beaten_by(top_led, face, led, trump, order, direction, jokers_strongest,
+                              ties)
+                or _beaten_by(top_trump, face, led, trump, order, direction, jokers_strongest,
+                              ties)
+            )  # fmt: skip
             if sure:
                 value = (2 << 20) + cost  # a sure winner: the one with most points
             elif not ally_holds and trick_points > 0:
