@@ -166,13 +166,16 @@ def row_expectation(row, mean, spread, side, sides, done, score, base_row, place
     sign = -1.0 if avoid[row] else 1.0
     p1 = -1.0
     p2 = -1.0
+    open_p = -1.0  # the chance against a side yet to play the row: the same for every such side
     for other in range(sides):
         if other == side:
             continue
         if done[other, row]:
             p = _phi(sign * (mean - score[other, row]) / spread)
         else:
-            p = _phi(sign * (mean - base_row[row]) / (spread * _SQRT2))
+            if open_p < 0:
+                open_p = _phi(sign * (mean - base_row[row]) / (spread * _SQRT2))
+            p = open_p
         if p1 < 0:
             p1 = p
         else:
@@ -214,11 +217,27 @@ def best_option(code, params, row, legal, n_legal, debt, values, base, base_row,
     best = 0
     best_rank = -1e300
     best_gain = 0.0
+    spread = params[row, SPREAD]
+    later_row = -1  # the contract row whose tracker baseline ``later`` holds
+    later = 0.0
     for index in range(n_legal):
-        gain = option_gain(code, params, row, legal[index], debt, values, base, base_row,
-                           opt_way, opt_row, row_value, side, sides, done, score, place_points,
-                           avoid)  # fmt: skip
-        rank = gain * row_value[opt_row[legal[index]]] if code == GREEDY else gain
+        option = legal[index]
+        contract = opt_row[option]
+        if code == GREEDY:
+            gain = option_gain(code, params, row, option, debt, values, base, base_row,
+                               opt_way, opt_row, row_value, side, sides, done, score,
+                               place_points, avoid)  # fmt: skip
+        else:  # option_gain's tracker case, its baseline found once per row
+            if contract != later_row:
+                later_row = contract
+                later = row_expectation(contract, base_row[contract], spread, side, sides,
+                                        done, score, base_row, place_points,
+                                        avoid)  # fmt: skip
+            now = row_expectation(contract, values[opt_way[option]] - debt, spread, side,
+                                  sides, done, score, base_row, place_points,
+                                  avoid)  # fmt: skip
+            gain = now - later
+        rank = gain * row_value[contract] if code == GREEDY else gain
         if rank > best_rank:
             best, best_rank, best_gain = index, rank, gain
     return best, best_gain
