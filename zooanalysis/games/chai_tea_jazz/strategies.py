@@ -299,21 +299,6 @@ def choose_accept(code, params, row, offer, legal, n_legal, values, base, base_r
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def code_of_face(hand, face) -> int:
-    """The code of the lowest copy of ``face`` (or of the lowest joker) in the hand row."""
-    copies = hand.shape[0] - 1
-    if face == JOKER:
-        jokers = hand[copies]
-        if jokers == _EMPTY:
-            return -1
-        return lowest_face(jokers) * COPY_STRIDE + JOKER
-    for copy in range(copies):
-        if (hand[copy] >> np.uint64(face)) & _ONE != _EMPTY:
-            return copy * COPY_STRIDE + face
-    return -1
-
-
-@njit(cache=True, nogil=True, error_model="numpy")
 def random_card(hands, seat, legal, stream) -> int:
     """The ``random`` policy's card: the ``below(m)``-th of the ``m`` legal cards."""
     count = count_playable(hands[seat], legal, np.bool_(True))  # typed: compiled once
@@ -356,18 +341,9 @@ def _beaten_by(top, face, led, trump, order, direction, jokers_strongest, ties) 
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def heuristic_card(legal, jokers, trick, n, led, trump, order, direction, allies, players,
-                   leader, points, unseen, unseen_jokers, voids, know_voids, jokers_strongest,
-                   ties) -> int:
-    """The heuristics' card (a face, ``JOKER`` for a joker); see ``_PLAY``. ``allies``: bit
-    ``p`` set when the player at trick position ``p`` is on this player's side; ``voids``
-    (read only if ``know_voids``): the suits each seat is known to lack (bit set).
-
-    Whether a card is threatened (an unseen joker, a stronger unseen card of the led suit
-    or of the trump suit that an opponent to come may hold) depends on the candidate only
-    through the comparison: the strongest unseen card of each suit is found once per
-    decision (per suit when leading), not once per candidate."""
-    # the opponents still to play, and the suits some of them may hold
+def _opponents_to_come(n, allies, players, leader, voids, know_voids):
+    """(opponents still to play after trick position ``n``, the suits some of them may hold:
+    bit set; every suit unless ``know_voids``, else those not in their ``voids``)."""
     opponents = 0
     may_hold = 0
     for position in range(n + 1, players):
@@ -377,6 +353,36 @@ def heuristic_card(legal, jokers, trick, n, led, trump, order, direction, allies
             if seat >= players:
                 seat -= players
             may_hold |= (15 & ~voids[seat]) if know_voids else 15
+    return opponents, may_hold
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _trick_holder(trick, n, led, trump, order, direction, jokers_strongest, ties):
+    """(the position holding the trick ``trick[:n]`` so far, its card)."""
+    winner = 0
+    for position in range(1, n):
+        if _beats(trick[position], trick[winner], led, trump, order, direction,
+                  jokers_strongest, ties):  # fmt: skip
+            winner = position
+    return winner, trick[winner]
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def heuristic_card(legal, jokers, n, led, trump, order, direction, allies, opponents, may_hold,
+                   winner, holder, trick_points, points, unseen, unseen_jokers,
+                   jokers_strongest, ties) -> int:
+    """The heuristics' card (a face, ``JOKER`` for a joker); see ``_PLAY``. ``allies``: bit
+    ``p`` set when the player at trick position ``p`` is on this player's side;
+    ``opponents``, ``may_hold``: the opponents still to play and the suits some of them may
+    hold (``_opponents_to_come``); following (``n`` > 0), ``winner`` and ``holder`` the
+    position holding the trick and its card, ``trick_points`` the points in it. Scalars but
+    ``points``: this runs once per card decision, and every array argument costs reference
+    counting at each call.
+
+    Whether a card is threatened (an unseen joker, a stronger unseen card of the led suit
+    or of the trump suit that an opponent to come may hold) depends on the candidate only
+    through the comparison: the strongest unseen card of each suit is found once per
+    decision (per suit when leading), not once per candidate."""
     trump_ok = trump != NO_SUIT and (may_hold >> trump) & 1 == 1
     joker_threat = unseen_jokers > 0 and jokers_strongest
     top_trump = -1  # the strongest unseen trump, if an opponent to come may hold one
@@ -412,13 +418,7 @@ def heuristic_card(legal, jokers, trick, n, led, trump, order, direction, allies
                 best_face, best_value = face, value
             face, rest, jokers_left = _next_face(rest, jokers_left)
         return best_face
-    # following: who holds the trick, and is it safe?
-    winner = 0
-    for position in range(1, n):
-        if _beats(trick[position], trick[winner], led, trump, order, direction,
-                  jokers_strongest, ties):  # fmt: skip
-            winner = position
-    holder = trick[winner]
+    # following: is the trick safe?
     top_led = -1  # the strongest unseen card of the led suit, if an opponent to come may hold one
     if opponents > 0 and led != NO_SUIT and (may_hold >> led) & 1 == 1:
         top_led = strongest_in_suit(unseen, led, order, direction)
@@ -430,9 +430,6 @@ def heuristic_card(legal, jokers, trick, n, led, trump, order, direction, allies
         or _beaten_by(top_led, holder, led, trump, order, direction, jokers_strongest, ties)
         or _beaten_by(top_trump, holder, led, trump, order, direction, jokers_strongest, ties)
     ))  # fmt: skip
-    trick_points = 0
-    for position in range(n):
-        trick_points += points[trick[position]]
     face, rest, jokers_left = _next_face(legal, jokers > 0)
     while face >= 0:
         cost = _cost(face, points, trump, order, direction)
@@ -470,9 +467,10 @@ def choose_card(code, params, row, hands, seat, legal, jokers, trick, n, led, tr
     unseen cards are the deck less its hand and the trick, and it knows no voids."""
     if code == RANDOM:
         return random_card(hands, seat, legal, stream)
+    copies = hands.shape[1] - 1
     if code == GREEDY:
         forgot = deck_faces
-        for copy in range(hands.shape[1] - 1):
+        for copy in range(copies):
             forgot &= ~hands[seat, copy]
         forgot_jokers = deck_jokers - jokers
         for position in range(n):
@@ -480,11 +478,23 @@ def choose_card(code, params, row, hands, seat, legal, jokers, trick, n, led, tr
                 forgot_jokers -= 1
             else:
                 forgot &= ~face_bit(trick[position])
-        face = heuristic_card(legal, jokers, trick, n, led, trump, order, direction, allies,
-                              players, leader, points, forgot, forgot_jokers, voids,
-                              np.bool_(False), jokers_strongest, ties)  # fmt: skip
-    else:
-        face = heuristic_card(legal, jokers, trick, n, led, trump, order, direction, allies,
-                              players, leader, points, unseen, unseen_jokers, voids,
-                              np.bool_(True), jokers_strongest, ties)  # fmt: skip
-    return code_of_face(hands[seat], face)
+        unseen, unseen_jokers = forgot, forgot_jokers
+    opponents, may_hold = _opponents_to_come(n, allies, players, leader, voids, code != GREEDY)
+    winner, holder = _trick_holder(trick, n, led, trump, order, direction, jokers_strongest,
+                                   ties)  # fmt: skip
+    trick_points = 0
+    for position in range(n):
+        trick_points += points[trick[position]]
+    face = heuristic_card(legal, jokers, n, led, trump, order, direction, allies, opponents,
+                          may_hold, winner, holder, trick_points, points, unseen,
+                          unseen_jokers, jokers_strongest, ties)  # fmt: skip
+    # the lowest copy of the face (or the lowest joker); no view of the hand row: no refcount
+    if face == JOKER:
+        held = hands[seat, copies]
+        if held == _EMPTY:
+            return -1
+        return lowest_face(held) * COPY_STRIDE + JOKER
+    for copy in range(copies):
+        if (hands[seat, copy] >> np.uint64(face)) & _ONE != _EMPTY:
+            return copy * COPY_STRIDE + face
+    return -1
