@@ -335,9 +335,18 @@ def _next_face(rest, jokers_left):
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _beaten_by(top, face, led, trump, order, direction, jokers_strongest, ties) -> bool:
-    """Whether the unseen card ``top`` (-1: none) would take the trick from ``face``."""
-    return top >= 0 and _beats(top, face, led, trump, order, direction, jokers_strongest, ties)
+def _key_beats(mine, theirs, ties) -> bool:
+    """:func:`_beats` on card keys (``card_key``): whether a card keyed ``mine``, played
+    after one keyed ``theirs``, takes the trick from it. Key -1 (no card) never does."""
+    return mine > theirs or (mine == theirs and mine > 0 and ties == LATER_WINS)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _top_key(top, led, trump, order, direction, jokers_strongest) -> int:
+    """``card_key`` of the unseen card ``top``, or -1 when there is none (``top`` < 0)."""
+    if top < 0:
+        return -1
+    return card_key(top, led, trump, order, direction, jokers_strongest)
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -391,8 +400,9 @@ def heuristic_card(legal, jokers, n, led, trump, order, direction, allies, oppon
     best_face = -1
     best_value = -(1 << 40)
     if n == 0:  # leading: a sure winner with most points, else the cheapest card
-        top_suit = -1  # the suit whose strongest unseen card top_led is
-        top_led = -1
+        key_suit = -1  # the led suit the threats' keys below are for
+        led_key = -1  # card_key of the strongest unseen card of that suit (-1: none to fear)
+        trump_key = -1  # likewise of the strongest unseen trump
         face, rest, jokers_left = _next_face(legal, jokers > 0)
         while face >= 0:
             suit = face >> 4
@@ -402,46 +412,47 @@ def heuristic_card(legal, jokers, n, led, trump, order, direction, allies, oppon
             elif joker_threat:
                 sure = False
             else:
-                threat = False
-                if suit != NO_SUIT and (may_hold >> suit) & 1 == 1:
-                    if suit != top_suit:
-                        top_suit = suit
-                        top_led = strongest_in_suit(unseen, suit, order, direction)
-                    threat = _beaten_by(top_led, face, suit, trump, order, direction,
-                                        jokers_strongest, ties)  # fmt: skip
-                if not threat and trump != suit:
-                    threat = _beaten_by(top_trump, face, suit, trump, order, direction,
-                                        jokers_strongest, ties)  # fmt: skip
-                sure = not threat
+                if suit != key_suit:
+                    key_suit = suit
+                    led_key = -1
+                    if suit != NO_SUIT and (may_hold >> suit) & 1 == 1:
+                        top = strongest_in_suit(unseen, suit, order, direction)
+                        led_key = _top_key(top, suit, trump, order, direction, jokers_strongest)
+                    trump_key = -1
+                    if trump != suit:
+                        trump_key = _top_key(top_trump, suit, trump, order, direction,
+                                             jokers_strongest)  # fmt: skip
+                key = card_key(face, suit, trump, order, direction, jokers_strongest)
+                sure = not (_key_beats(led_key, key, ties) or _key_beats(trump_key, key, ties))
             value = (1 << 20) + cost if sure else -cost
             if value > best_value:
                 best_face, best_value = face, value
             face, rest, jokers_left = _next_face(rest, jokers_left)
         return best_face
     # following: is the trick safe?
-    top_led = -1  # the strongest unseen card of the led suit, if an opponent to come may hold one
+    led_key = -1  # the strongest unseen card of the led suit, if an opponent to come may hold one
     if opponents > 0 and led != NO_SUIT and (may_hold >> led) & 1 == 1:
-        top_led = strongest_in_suit(unseen, led, order, direction)
-    if trump == led:
-        top_trump = -1
+        top = strongest_in_suit(unseen, led, order, direction)
+        led_key = _top_key(top, led, trump, order, direction, jokers_strongest)
+    trump_key = -1
+    if trump != led:
+        trump_key = _top_key(top_trump, led, trump, order, direction, jokers_strongest)
+    holder_key = card_key(holder, led, trump, order, direction, jokers_strongest)
     ally_holds = (allies >> winner) & 1 == 1
     safe = ally_holds and (opponents == 0 or not (
         joker_threat
-        or _beaten_by(top_led, holder, led, trump, order, direction, jokers_strongest, ties)
-        or _beaten_by(top_trump, holder, led, trump, order, direction, jokers_strongest, ties)
+        or _key_beats(led_key, holder_key, ties)
+        or _key_beats(trump_key, holder_key, ties)
     ))  # fmt: skip
     face, rest, jokers_left = _next_face(legal, jokers > 0)
     while face >= 0:
         cost = _cost(face, points, trump, order, direction)
+        key = card_key(face, led, trump, order, direction, jokers_strongest)
         if safe:
             value = cost  # the trick is ours: add the card with most points
-        elif _beats(face, holder, led, trump, order, direction, jokers_strongest, ties):
+        elif _key_beats(key, holder_key, ties):
             sure = opponents == 0 or not (
-                joker_threat
-                or _beaten_by(top_led, face, led, trump, order, direction, jokers_strongest,
-                              ties)
-                or _beaten_by(top_trump, face, led, trump, order, direction, jokers_strongest,
-                              ties)
+                joker_threat or _key_beats(led_key, key, ties) or _key_beats(trump_key, key, ties)
             )  # fmt: skip
             if sure:
                 value = (2 << 20) + cost  # a sure winner: the one with most points
