@@ -96,29 +96,37 @@ def direction_value(faces, jokers, trump, order, direction, deck_faces, points,
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _side_values(faces, order, direction, deck_faces, points, other_points):
-    """Each suit's :func:`suit_value` as a side suit (some other suit is trump): the same
-    whichever other suit it is."""
+def _suit_values(faces, side, order, direction, deck_faces, points, other_points):
+    """Each suit's :func:`suit_value`: as a side suit (``side``: some other suit is trump,
+    whichever) or else as the trump suit, which is the same as with no trump at all."""
+    if side:
+        return (
+            suit_value(faces, 0, 1, order, direction, deck_faces, points, other_points),
+            suit_value(faces, 1, 0, order, direction, deck_faces, points, other_points),
+            suit_value(faces, 2, 0, order, direction, deck_faces, points, other_points),
+            suit_value(faces, 3, 0, order, direction, deck_faces, points, other_points),
+        )  # fmt: skip
     return (
-        suit_value(faces, 0, 1, order, direction, deck_faces, points, other_points),
-        suit_value(faces, 1, 0, order, direction, deck_faces, points, other_points),
-        suit_value(faces, 2, 0, order, direction, deck_faces, points, other_points),
-        suit_value(faces, 3, 0, order, direction, deck_faces, points, other_points),
+        suit_value(faces, 0, 0, order, direction, deck_faces, points, other_points),
+        suit_value(faces, 1, 1, order, direction, deck_faces, points, other_points),
+        suit_value(faces, 2, 2, order, direction, deck_faces, points, other_points),
+        suit_value(faces, 3, 3, order, direction, deck_faces, points, other_points),
     )  # fmt: skip
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _trump_value(faces, jokers, trump, order, direction, deck_faces, points, other_points,
-                 side) -> float:
-    """:func:`direction_value` with a trump suit, the other suits' values given (``side``,
-    from :func:`_side_values`)."""
-    own = suit_value(faces, trump, trump, order, direction, deck_faces, points, other_points)
+def _direction_from(faces, jokers, trump, full, side, points, other_points) -> float:
+    """:func:`direction_value` from the suits' values as trump or without trump (``full``)
+    and as side suits (``side``, read only with a trump)."""
+    if trump == NO_SUIT:
+        return _suits_total(faces, jokers, trump, full[0], full[1], full[2], full[3], points,
+                            other_points)  # fmt: skip
     return _suits_total(
         faces, jokers, trump,
-        own if trump == 0 else side[0],
-        own if trump == 1 else side[1],
-        own if trump == 2 else side[2],
-        own if trump == 3 else side[3],
+        full[0] if trump == 0 else side[0],
+        full[1] if trump == 1 else side[1],
+        full[2] if trump == 2 else side[2],
+        full[3] if trump == 3 else side[3],
         points, other_points,
     )  # fmt: skip
 
@@ -149,12 +157,15 @@ def way_values(faces, jokers, way_trump, way_order, way_direction, way_flip, dec
                other_points, partner_points, out) -> None:
     """:func:`hand_value` of the hand for every way, into ``out``, with the same arithmetic
     but less of it (this runs for every heuristic player each round): a suit's value
-    depends on the trump suit only through whether it is a side suit, so ways that differ
-    only in their trump share the side suits' values; and ways whose direction turns
-    (``flip``) are worth the same whatever their first direction."""
+    depends on the trump only through whether the suit is a side suit, so each suit is
+    valued at most twice per order and direction (as a side suit, and as trump or without
+    trump) and the ways share those values; ways whose direction turns (``flip``) are worth
+    the same whatever their first direction."""
     faces = np.uint64(faces)
-    side_key = -1  # order * 2 + direction of the side suits' values in ``side``
-    side = (0.0, 0.0, 0.0, 0.0)
+    no_values = (0.0, 0.0, 0.0, 0.0)
+    cache_order = -1  # the order the values below are for
+    full_up, full_down, side_up, side_down = no_values, no_values, no_values, no_values
+    known = 0  # which of them are valued: bits 1, 2, 4, 8
     for way in range(way_trump.shape[0]):
         trump = way_trump[way]
         order = way_order[way]
@@ -169,17 +180,37 @@ def way_values(faces, jokers, way_trump, way_order, way_direction, way_flip, dec
             if same >= 0:
                 out[way] = out[same]
                 continue
-        if trump == NO_SUIT or flip != 0:
-            out[way] = hand_value(faces, jokers, trump, order, way_direction[way], flip,
-                                  deck_faces, points, other_points, partner_points)  # fmt: skip
-            continue
-        direction = way_direction[way]
-        key = order * 2 + direction
-        if key != side_key:
-            side_key = key
-            side = _side_values(faces, order, direction, deck_faces, points, other_points)
-        value = _trump_value(faces, jokers, trump, order, direction, deck_faces, points,
-                             other_points, side)  # fmt: skip
+        if order != cache_order:
+            cache_order = order
+            known = 0
+        up = flip != 0 or way_direction[way] == UP
+        down = flip != 0 or way_direction[way] == DOWN
+        side = trump != NO_SUIT
+        if up and not known & 1:
+            full_up = _suit_values(faces, False, order, UP, deck_faces, points, other_points)
+            known |= 1
+        if down and not known & 2:
+            full_down = _suit_values(faces, False, order, DOWN, deck_faces, points, other_points)
+            known |= 2
+        if up and side and not known & 4:
+            side_up = _suit_values(faces, True, order, UP, deck_faces, points, other_points)
+            known |= 4
+        if down and side and not known & 8:
+            side_down = _suit_values(faces, True, order, DOWN, deck_faces, points, other_points)
+            known |= 8
+        if flip == 0:
+            if up:
+                value = _direction_from(faces, jokers, trump, full_up, side_up, points,
+                                        other_points)  # fmt: skip
+            else:
+                value = _direction_from(faces, jokers, trump, full_down, side_down, points,
+                                        other_points)  # fmt: skip
+        else:
+            value_up = _direction_from(faces, jokers, trump, full_up, side_up, points,
+                                       other_points)  # fmt: skip
+            value_down = _direction_from(faces, jokers, trump, full_down, side_down, points,
+                                         other_points)  # fmt: skip
+            value = 0.5 * (value_up + value_down)
         out[way] = value + partner_points
 
 
