@@ -152,13 +152,13 @@ def random_pick(n_legal, n_amounts, forced, stream):
     return r // n_amounts, r % n_amounts
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def _phi(x) -> float:
     """The standard normal distribution function."""
     return 0.5 * (1.0 + math.erf(x / _SQRT2))
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def row_expectation(row, mean, spread, side, sides, done, score, base_row, place_points,
                     avoid) -> float:
     """Expected game points from ``row`` for ``side`` scoring about ``mean`` (normal,
@@ -208,7 +208,7 @@ def option_gain(code, params, row, option, debt, values, base, base_row, opt_way
     return now - later
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def best_option(code, params, row, legal, n_legal, debt, values, base, base_row, opt_way,
                 opt_row, row_value, side, sides, done, score, place_points, avoid):
     """(index into ``legal``, its gain) of the heuristic's favourite option: greedy weighs
@@ -243,7 +243,7 @@ def best_option(code, params, row, legal, n_legal, debt, values, base, base_row,
     return best, best_gain
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def choose_pick(code, params, row, legal, n_legal, n_amounts, first_amount, forced, offer,
                 values, base, base_row, opt_way, opt_row, row_value, side, sides, done, score,
                 place_points, avoid, stream):
@@ -349,7 +349,7 @@ def _top_key(top, led, trump, order, direction, jokers_strongest) -> int:
     return card_key(top, led, trump, order, direction, jokers_strongest)
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def _opponents_to_come(n, allies, players, leader, voids, know_voids):
     """(opponents still to play after trick position ``n``, the suits some of them may hold:
     bit set; every suit unless ``know_voids``, else those not in their ``voids``)."""
@@ -365,7 +365,7 @@ def _opponents_to_come(n, allies, players, leader, voids, know_voids):
     return opponents, may_hold
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def _trick_holder(trick, n, led, trump, order, direction, jokers_strongest, ties):
     """(the position holding the trick ``trick[:n]`` so far, its card)."""
     winner = 0
@@ -376,7 +376,7 @@ def _trick_holder(trick, n, led, trump, order, direction, jokers_strongest, ties
     return winner, trick[winner]
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def heuristic_card(legal, jokers, n, led, trump, order, direction, allies, opponents, may_hold,
                    winner, holder, trick_points, points, unseen, unseen_jokers,
                    jokers_strongest, ties) -> int:
@@ -468,7 +468,7 @@ def heuristic_card(legal, jokers, n, led, trump, order, direction, allies, oppon
     return best_face
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def choose_card(code, params, row, hands, seat, legal, jokers, trick, n, led, trump, order,
                 direction, allies, players, leader, points, deck_faces, deck_jokers, unseen,
                 unseen_jokers, voids, jokers_strongest, ties, stream) -> int:
