@@ -63,20 +63,72 @@ def suit_value(faces, suit, trump, order, direction, deck_faces, points, other_p
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def direction_value(faces, jokers, trump, order, direction, deck_faces, points,
-                    other_points) -> float:
-    """Expected points of the hand when every trick runs in ``direction``."""
+def _suits_total(faces, jokers, trump, clubs, diamonds, hearts, spades, points,
+                 other_points) -> float:
+    """:func:`direction_value` from the four suits' :func:`suit_value` (in suit order)."""
     value = jokers * (points[64] + other_points)
+    value += clubs
+    value += diamonds
+    value += hearts
+    value += spades
     short = False
     for suit in range(N_SUITS):
-        value += suit_value(faces, suit, trump, order, direction, deck_faces, points,
-                            other_points)  # fmt: skip
         if suit != trump and count_faces(faces & SUIT_FACES[suit]) <= 1:
             short = True
     if trump != NO_SUIT and short:
         trumps = count_faces(faces & SUIT_FACES[trump])
         value += SHORT_RUFF * 0.5 * min(trumps, 2) * other_points
     return value
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def direction_value(faces, jokers, trump, order, direction, deck_faces, points,
+                    other_points) -> float:
+    """Expected points of the hand when every trick runs in ``direction``."""
+    return _suits_total(
+        faces, jokers, trump,
+        suit_value(faces, 0, trump, order, direction, deck_faces, points, other_points),
+        suit_value(faces, 1, trump, order, direction, deck_faces, points, other_points),
+        suit_value(faces, 2, trump, order, direction, deck_faces, points, other_points),
+        suit_value(faces, 3, trump, order, direction, deck_faces, points, other_points),
+        points, other_points,
+    )  # fmt: skip
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _suit_values(faces, side, order, direction, deck_faces, points, other_points):
+    """Each suit's :func:`suit_value`: as a side suit (``side``: some other suit is trump,
+    whichever) or else as the trump suit, which is the same as with no trump at all."""
+    if side:
+        return (
+            suit_value(faces, 0, 1, order, direction, deck_faces, points, other_points),
+            suit_value(faces, 1, 0, order, direction, deck_faces, points, other_points),
+            suit_value(faces, 2, 0, order, direction, deck_faces, points, other_points),
+            suit_value(faces, 3, 0, order, direction, deck_faces, points, other_points),
+        )  # fmt: skip
+    return (
+        suit_value(faces, 0, 0, order, direction, deck_faces, points, other_points),
+        suit_value(faces, 1, 1, order, direction, deck_faces, points, other_points),
+        suit_value(faces, 2, 2, order, direction, deck_faces, points, other_points),
+        suit_value(faces, 3, 3, order, direction, deck_faces, points, other_points),
+    )  # fmt: skip
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _direction_from(faces, jokers, trump, full, side, points, other_points) -> float:
+    """:func:`direction_value` from the suits' values as trump or without trump (``full``)
+    and as side suits (``side``, read only with a trump)."""
+    if trump == NO_SUIT:
+        return _suits_total(faces, jokers, trump, full[0], full[1], full[2], full[3], points,
+                            other_points)  # fmt: skip
+    return _suits_total(
+        faces, jokers, trump,
+        full[0] if trump == 0 else side[0],
+        full[1] if trump == 1 else side[1],
+        full[2] if trump == 2 else side[2],
+        full[3] if trump == 3 else side[3],
+        points, other_points,
+    )  # fmt: skip
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -103,11 +155,63 @@ def hand_value(faces, jokers, trump, order, direction, flip, deck_faces, points,
 @njit(cache=True, nogil=True, error_model="numpy")
 def way_values(faces, jokers, way_trump, way_order, way_direction, way_flip, deck_faces, points,
                other_points, partner_points, out) -> None:
-    """:func:`hand_value` of the hand for every way, into ``out``."""
+    """:func:`hand_value` of the hand for every way, into ``out``, with the same arithmetic
+    but less of it (this runs for every heuristic player each round): a suit's value
+    depends on the trump only through whether the suit is a side suit, so each suit is
+    valued at most twice per order and direction (as a side suit, and as trump or without
+    trump) and the ways share those values; ways whose direction turns (``flip``) are worth
+    the same whatever their first direction."""
+    faces = np.uint64(faces)
+    no_values = (0.0, 0.0, 0.0, 0.0)
+    cache_order = -1  # the order the values below are for
+    full_up, full_down, side_up, side_down = no_values, no_values, no_values, no_values
+    known = 0  # which of them are valued: bits 1, 2, 4, 8
     for way in range(way_trump.shape[0]):
-        out[way] = hand_value(faces, jokers, way_trump[way], way_order[way],
-                              way_direction[way], way_flip[way], deck_faces, points,
-                              other_points, partner_points)  # fmt: skip
+        trump = way_trump[way]
+        order = way_order[way]
+        flip = way_flip[way]
+        if flip != 0:
+            same = -1
+            for earlier in range(way):
+                if (way_flip[earlier] != 0 and way_trump[earlier] == trump
+                        and way_order[earlier] == order):  # fmt: skip
+                    same = earlier
+                    break
+            if same >= 0:
+                out[way] = out[same]
+                continue
+        if order != cache_order:
+            cache_order = order
+            known = 0
+        up = flip != 0 or way_direction[way] == UP
+        down = flip != 0 or way_direction[way] == DOWN
+        side = trump != NO_SUIT
+        if up and not known & 1:
+            full_up = _suit_values(faces, False, order, UP, deck_faces, points, other_points)
+            known |= 1
+        if down and not known & 2:
+            full_down = _suit_values(faces, False, order, DOWN, deck_faces, points, other_points)
+            known |= 2
+        if up and side and not known & 4:
+            side_up = _suit_values(faces, True, order, UP, deck_faces, points, other_points)
+            known |= 4
+        if down and side and not known & 8:
+            side_down = _suit_values(faces, True, order, DOWN, deck_faces, points, other_points)
+            known |= 8
+        if flip == 0:
+            if up:
+                value = _direction_from(faces, jokers, trump, full_up, side_up, points,
+                                        other_points)  # fmt: skip
+            else:
+                value = _direction_from(faces, jokers, trump, full_down, side_down, points,
+                                        other_points)  # fmt: skip
+        else:
+            value_up = _direction_from(faces, jokers, trump, full_up, side_up, points,
+                                       other_points)  # fmt: skip
+            value_down = _direction_from(faces, jokers, trump, full_down, side_down, points,
+                                         other_points)  # fmt: skip
+            value = 0.5 * (value_up + value_down)
+        out[way] = value + partner_points
 
 
 BASELINE_HANDS = 2000

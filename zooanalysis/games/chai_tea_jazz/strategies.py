@@ -152,13 +152,13 @@ def random_pick(n_legal, n_amounts, forced, stream):
     return r // n_amounts, r % n_amounts
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def _phi(x) -> float:
     """The standard normal distribution function."""
     return 0.5 * (1.0 + math.erf(x / _SQRT2))
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def row_expectation(row, mean, spread, side, sides, done, score, base_row, place_points,
                     avoid) -> float:
     """Expected game points from ``row`` for ``side`` scoring about ``mean`` (normal,
@@ -166,13 +166,16 @@ def row_expectation(row, mean, spread, side, sides, done, score, base_row, place
     sign = -1.0 if avoid[row] else 1.0
     p1 = -1.0
     p2 = -1.0
+    open_p = -1.0  # the chance against a side yet to play the row: the same for every such side
     for other in range(sides):
         if other == side:
             continue
         if done[other, row]:
             p = _phi(sign * (mean - score[other, row]) / spread)
         else:
-            p = _phi(sign * (mean - base_row[row]) / (spread * _SQRT2))
+            if open_p < 0:
+                open_p = _phi(sign * (mean - base_row[row]) / (spread * _SQRT2))
+            p = open_p
         if p1 < 0:
             p1 = p
         else:
@@ -205,7 +208,7 @@ def option_gain(code, params, row, option, debt, values, base, base_row, opt_way
     return now - later
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def best_option(code, params, row, legal, n_legal, debt, values, base, base_row, opt_way,
                 opt_row, row_value, side, sides, done, score, place_points, avoid):
     """(index into ``legal``, its gain) of the heuristic's favourite option: greedy weighs
@@ -214,17 +217,33 @@ def best_option(code, params, row, legal, n_legal, debt, values, base, base_row,
     best = 0
     best_rank = -1e300
     best_gain = 0.0
+    spread = params[row, SPREAD]
+    later_row = -1  # the contract row whose tracker baseline ``later`` holds
+    later = 0.0
     for index in range(n_legal):
-        gain = option_gain(code, params, row, legal[index], debt, values, base, base_row,
-                           opt_way, opt_row, row_value, side, sides, done, score, place_points,
-                           avoid)  # fmt: skip
-        rank = gain * row_value[opt_row[legal[index]]] if code == GREEDY else gain
+        option = legal[index]
+        contract = opt_row[option]
+        if code == GREEDY:
+            gain = option_gain(code, params, row, option, debt, values, base, base_row,
+                               opt_way, opt_row, row_value, side, sides, done, score,
+                               place_points, avoid)  # fmt: skip
+        else:  # option_gain's tracker case, its baseline found once per row
+            if contract != later_row:
+                later_row = contract
+                later = row_expectation(contract, base_row[contract], spread, side, sides,
+                                        done, score, base_row, place_points,
+                                        avoid)  # fmt: skip
+            now = row_expectation(contract, values[opt_way[option]] - debt, spread, side,
+                                  sides, done, score, base_row, place_points,
+                                  avoid)  # fmt: skip
+            gain = now - later
+        rank = gain * row_value[contract] if code == GREEDY else gain
         if rank > best_rank:
             best, best_rank, best_gain = index, rank, gain
     return best, best_gain
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def choose_pick(code, params, row, legal, n_legal, n_amounts, first_amount, forced, offer,
                 values, base, base_row, opt_way, opt_row, row_value, side, sides, done, score,
                 place_points, avoid, stream):
@@ -280,21 +299,6 @@ def choose_accept(code, params, row, offer, legal, n_legal, values, base, base_r
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def code_of_face(hand, face) -> int:
-    """The code of the lowest copy of ``face`` (or of the lowest joker) in the hand row."""
-    copies = hand.shape[0] - 1
-    if face == JOKER:
-        jokers = hand[copies]
-        if jokers == _EMPTY:
-            return -1
-        return lowest_face(jokers) * COPY_STRIDE + JOKER
-    for copy in range(copies):
-        if (hand[copy] >> np.uint64(face)) & _ONE != _EMPTY:
-            return copy * COPY_STRIDE + face
-    return -1
-
-
-@njit(cache=True, nogil=True, error_model="numpy")
 def random_card(hands, seat, legal, stream) -> int:
     """The ``random`` policy's card: the ``below(m)``-th of the ``m`` legal cards."""
     count = count_playable(hands[seat], legal, np.bool_(True))  # typed: compiled once
@@ -320,27 +324,6 @@ def _beats(challenger, holder, led, trump, order, direction, jokers_strongest, t
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def _threatened(face, led, trump, order, direction, unseen, unseen_jokers, follow_ok,
-                trump_ok, jokers_strongest, ties) -> bool:
-    """Whether a card still to come could take the trick from ``face``: an unseen joker, a
-    stronger unseen card of the led suit (if an opponent to come may hold it) or of the trump
-    suit (likewise)."""
-    if unseen_jokers > 0 and jokers_strongest:
-        return True
-    if follow_ok and led != NO_SUIT:
-        top = strongest_in_suit(unseen, led, order, direction)
-        if top >= 0 and _beats(top, face, led, trump, order, direction, jokers_strongest,
-                               ties):  # fmt: skip
-            return True
-    if trump_ok and trump != NO_SUIT and trump != led:
-        top = strongest_in_suit(unseen, trump, order, direction)
-        if top >= 0 and _beats(top, face, led, trump, order, direction, jokers_strongest,
-                               ties):  # fmt: skip
-            return True
-    return False
-
-
-@njit(cache=True, nogil=True, error_model="numpy")
 def _next_face(rest, jokers_left):
     """(face, rest, jokers_left): the next candidate card, faces in increasing order, then
     a joker; face -1 when none is left."""
@@ -352,13 +335,24 @@ def _next_face(rest, jokers_left):
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def heuristic_card(legal, jokers, trick, n, led, trump, order, direction, allies, players,
-                   leader, points, unseen, unseen_jokers, voids, know_voids, jokers_strongest,
-                   ties) -> int:
-    """The heuristics' card (a face, ``JOKER`` for a joker); see ``_PLAY``. ``allies``: bit
-    ``p`` set when the player at trick position ``p`` is on this player's side; ``voids``
-    (read only if ``know_voids``): the suits each seat is known to lack (bit set)."""
-    # the opponents still to play, and the suits some of them may hold
+def _key_beats(mine, theirs, ties) -> bool:
+    """:func:`_beats` on card keys (``card_key``): whether a card keyed ``mine``, played
+    after one keyed ``theirs``, takes the trick from it. Key -1 (no card) never does."""
+    return mine > theirs or (mine == theirs and mine > 0 and ties == LATER_WINS)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _top_key(top, led, trump, order, direction, jokers_strongest) -> int:
+    """``card_key`` of the unseen card ``top``, or -1 when there is none (``top`` < 0)."""
+    if top < 0:
+        return -1
+    return card_key(top, led, trump, order, direction, jokers_strongest)
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def _opponents_to_come(n, allies, players, leader, voids, know_voids):
+    """(opponents still to play after trick position ``n``, the suits some of them may hold:
+    bit set; every suit unless ``know_voids``, else those not in their ``voids``)."""
     opponents = 0
     may_hold = 0
     for position in range(n + 1, players):
@@ -368,49 +362,98 @@ def heuristic_card(legal, jokers, trick, n, led, trump, order, direction, allies
             if seat >= players:
                 seat -= players
             may_hold |= (15 & ~voids[seat]) if know_voids else 15
-    trump_ok = trump != NO_SUIT and (may_hold >> trump) & 1 == 1
-    best_face = -1
-    best_value = -(1 << 40)
-    if n == 0:  # leading: a sure winner with most points, else the cheapest card
-        face, rest, jokers_left = _next_face(legal, jokers > 0)
-        while face >= 0:
-            suit = face >> 4
-            follow_ok = suit != NO_SUIT and (may_hold >> suit) & 1 == 1
-            cost = _cost(face, points, trump, order, direction)
-            sure = opponents == 0 or not _threatened(
-                face, suit, trump, order, direction, unseen, unseen_jokers, follow_ok,
-                trump_ok, jokers_strongest, ties
-            )
-            value = (1 << 20) + cost if sure else -cost
-            if value > best_value:
-                best_face, best_value = face, value
-            face, rest, jokers_left = _next_face(rest, jokers_left)
-        return best_face
-    # following: who holds the trick, and is it safe?
+    return opponents, may_hold
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def _trick_holder(trick, n, led, trump, order, direction, jokers_strongest, ties):
+    """(the position holding the trick ``trick[:n]`` so far, its card)."""
     winner = 0
     for position in range(1, n):
         if _beats(trick[position], trick[winner], led, trump, order, direction,
                   jokers_strongest, ties):  # fmt: skip
             winner = position
-    holder = trick[winner]
-    follow_ok = led != NO_SUIT and (may_hold >> led) & 1 == 1
+    return winner, trick[winner]
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def heuristic_card(legal, jokers, n, led, trump, order, direction, allies, opponents, may_hold,
+                   winner, holder, trick_points, points, unseen, unseen_jokers,
+                   jokers_strongest, ties) -> int:
+    """The heuristics' card (a face, ``JOKER`` for a joker); see ``_PLAY``. ``allies``: bit
+    ``p`` set when the player at trick position ``p`` is on this player's side;
+    ``opponents``, ``may_hold``: the opponents still to play and the suits some of them may
+    hold (``_opponents_to_come``); following (``n`` > 0), ``winner`` and ``holder`` the
+    position holding the trick and its card, ``trick_points`` the points in it. Scalars but
+    ``points``: this runs once per card decision, and every array argument costs reference
+    counting at each call.
+
+    Whether a card is threatened (an unseen joker, a stronger unseen card of the led suit
+    or of the trump suit that an opponent to come may hold) depends on the candidate only
+    through the comparison: the strongest unseen card of each suit is found once per
+    decision (per suit when leading), not once per candidate."""
+    trump_ok = trump != NO_SUIT and (may_hold >> trump) & 1 == 1
+    joker_threat = unseen_jokers > 0 and jokers_strongest
+    top_trump = -1  # the strongest unseen trump, if an opponent to come may hold one
+    if opponents > 0 and trump_ok:
+        top_trump = strongest_in_suit(unseen, trump, order, direction)
+    best_face = -1
+    best_value = -(1 << 40)
+    if n == 0:  # leading: a sure winner with most points, else the cheapest card
+        key_suit = -1  # the led suit the threats' keys below are for
+        led_key = -1  # card_key of the strongest unseen card of that suit (-1: none to fear)
+        trump_key = -1  # likewise of the strongest unseen trump
+        face, rest, jokers_left = _next_face(legal, jokers > 0)
+        while face >= 0:
+            suit = face >> 4
+            cost = _cost(face, points, trump, order, direction)
+            if opponents == 0:
+                sure = True
+            elif joker_threat:
+                sure = False
+            else:
+                if suit != key_suit:
+                    key_suit = suit
+                    led_key = -1
+                    if suit != NO_SUIT and (may_hold >> suit) & 1 == 1:
+                        top = strongest_in_suit(unseen, suit, order, direction)
+                        led_key = _top_key(top, suit, trump, order, direction, jokers_strongest)
+                    trump_key = -1
+                    if trump != suit:
+                        trump_key = _top_key(top_trump, suit, trump, order, direction,
+                                             jokers_strongest)  # fmt: skip
+                key = card_key(face, suit, trump, order, direction, jokers_strongest)
+                sure = not (_key_beats(led_key, key, ties) or _key_beats(trump_key, key, ties))
+            value = (1 << 20) + cost if sure else -cost
+            if value > best_value:
+                best_face, best_value = face, value
+            face, rest, jokers_left = _next_face(rest, jokers_left)
+        return best_face
+    # following: is the trick safe?
+    led_key = -1  # the strongest unseen card of the led suit, if an opponent to come may hold one
+    if opponents > 0 and led != NO_SUIT and (may_hold >> led) & 1 == 1:
+        top = strongest_in_suit(unseen, led, order, direction)
+        led_key = _top_key(top, led, trump, order, direction, jokers_strongest)
+    trump_key = -1
+    if trump != led:
+        trump_key = _top_key(top_trump, led, trump, order, direction, jokers_strongest)
+    holder_key = card_key(holder, led, trump, order, direction, jokers_strongest)
     ally_holds = (allies >> winner) & 1 == 1
-    safe = ally_holds and (opponents == 0 or not _threatened(
-        holder, led, trump, order, direction, unseen, unseen_jokers, follow_ok, trump_ok,
-        jokers_strongest, ties))  # fmt: skip
-    trick_points = 0
-    for position in range(n):
-        trick_points += points[trick[position]]
+    safe = ally_holds and (opponents == 0 or not (
+        joker_threat
+        or _key_beats(led_key, holder_key, ties)
+        or _key_beats(trump_key, holder_key, ties)
+    ))  # fmt: skip
     face, rest, jokers_left = _next_face(legal, jokers > 0)
     while face >= 0:
         cost = _cost(face, points, trump, order, direction)
+        key = card_key(face, led, trump, order, direction, jokers_strongest)
         if safe:
             value = cost  # the trick is ours: add the card with most points
-        elif _beats(face, holder, led, trump, order, direction, jokers_strongest, ties):
-            sure = opponents == 0 or not _threatened(
-                face, led, trump, order, direction, unseen, unseen_jokers, follow_ok, trump_ok,
-                jokers_strongest, ties,
-            )
+        elif _key_beats(key, holder_key, ties):
+            sure = opponents == 0 or not (
+                joker_threat or _key_beats(led_key, key, ties) or _key_beats(trump_key, key, ties)
+            )  # fmt: skip
             if sure:
                 value = (2 << 20) + cost  # a sure winner: the one with most points
             elif not ally_holds and trick_points > 0:
@@ -425,7 +468,7 @@ def heuristic_card(legal, jokers, trick, n, led, trump, order, direction, allies
     return best_face
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def choose_card(code, params, row, hands, seat, legal, jokers, trick, n, led, trump, order,
                 direction, allies, players, leader, points, deck_faces, deck_jokers, unseen,
                 unseen_jokers, voids, jokers_strongest, ties, stream) -> int:
@@ -435,9 +478,10 @@ def choose_card(code, params, row, hands, seat, legal, jokers, trick, n, led, tr
     unseen cards are the deck less its hand and the trick, and it knows no voids."""
     if code == RANDOM:
         return random_card(hands, seat, legal, stream)
+    copies = hands.shape[1] - 1
     if code == GREEDY:
         forgot = deck_faces
-        for copy in range(hands.shape[1] - 1):
+        for copy in range(copies):
             forgot &= ~hands[seat, copy]
         forgot_jokers = deck_jokers - jokers
         for position in range(n):
@@ -445,11 +489,23 @@ def choose_card(code, params, row, hands, seat, legal, jokers, trick, n, led, tr
                 forgot_jokers -= 1
             else:
                 forgot &= ~face_bit(trick[position])
-        face = heuristic_card(legal, jokers, trick, n, led, trump, order, direction, allies,
-                              players, leader, points, forgot, forgot_jokers, voids,
-                              np.bool_(False), jokers_strongest, ties)  # fmt: skip
-    else:
-        face = heuristic_card(legal, jokers, trick, n, led, trump, order, direction, allies,
-                              players, leader, points, unseen, unseen_jokers, voids,
-                              np.bool_(True), jokers_strongest, ties)  # fmt: skip
-    return code_of_face(hands[seat], face)
+        unseen, unseen_jokers = forgot, forgot_jokers
+    opponents, may_hold = _opponents_to_come(n, allies, players, leader, voids, code != GREEDY)
+    winner, holder = _trick_holder(trick, n, led, trump, order, direction, jokers_strongest,
+                                   ties)  # fmt: skip
+    trick_points = 0
+    for position in range(n):
+        trick_points += points[trick[position]]
+    face = heuristic_card(legal, jokers, n, led, trump, order, direction, allies, opponents,
+                          may_hold, winner, holder, trick_points, points, unseen,
+                          unseen_jokers, jokers_strongest, ties)  # fmt: skip
+    # the lowest copy of the face (or the lowest joker); no view of the hand row: no refcount
+    if face == JOKER:
+        held = hands[seat, copies]
+        if held == _EMPTY:
+            return -1
+        return lowest_face(held) * COPY_STRIDE + JOKER
+    for copy in range(copies):
+        if (hands[seat, copy] >> np.uint64(face)) & _ONE != _EMPTY:
+            return copy * COPY_STRIDE + face
+    return -1
