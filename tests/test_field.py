@@ -274,3 +274,24 @@ def test_every_registered_game_has_a_field(name: str) -> None:
     assert table["weight"].sum() == pytest.approx(1.0)
     assert result.manifest["solution"]["nash_conv"] < 1e-3
     assert int(result.table("batches")["seat_games"].sum()) == result.manifest["games"] * seats
+
+
+def test_a_resumed_field_of_another_request_names_what_differs(tmp_path: Path) -> None:
+    """A field's ``request.json`` is written and checked as a run's: resuming it with
+    another request is refused naming the setting that differs (it said only "another
+    field"), and the stored request is left as it was."""
+    from dataclasses import replace
+
+    from zooanalysis.field import _start_or_resume
+    from zooanalysis.storage import ResumeRefusedError
+
+    working = tmp_path / "working"
+    working.mkdir()
+    _start_or_resume(field_request(tmp_path / "field"), working, resumed=False)
+    stored = (working / "request.json").read_bytes()
+    other = replace(field_request(tmp_path / "field"), seed=6)
+    with pytest.raises(ResumeRefusedError, match=r"another field.*seed: 5, here 6"):
+        _start_or_resume(other, working, resumed=True)
+    assert (working / "request.json").read_bytes() == stored
+    again = _start_or_resume(field_request(tmp_path / "field"), working, resumed=True)
+    assert again["resume_commands"]

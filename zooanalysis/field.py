@@ -301,39 +301,13 @@ def _add_search_rung(
 
 
 def _start_or_resume(request: FieldRequest, working: Path, resumed: bool) -> dict[str, Any]:
-    """Write ``request.json`` of a new field, or check a resumed one against it."""
-    from zooanalysis.compiled import code_fingerprint
-    from zooanalysis.simulation import read_request_file, request_sha256
-    from zooanalysis.storage import FORMAT_VERSION, ResumeRefusedError, write_json_atomically
+    """Write ``request.json`` of a new field, or check a resumed one against it (one line
+    naming what differs), as a run's."""
+    from zooanalysis.simulation import start_or_check_request
 
-    record = request_record(request)
-    command = list(request.command or sys.argv)
-    path = working / REQUEST_FILE
-    if not resumed:
-        stored = {
-            "format_version": FORMAT_VERSION,
-            "request": record,
-            "sha256": request_sha256(record),
-            "code": code_fingerprint(),
-            "command": command,
-            "resume_commands": [],
-        }
-        write_json_atomically(path, stored)
-        return stored
-    stored = read_request_file(path)
-    if stored["request"] != record:
-        raise ResumeRefusedError(
-            f"--resume: {path} is the request of another field; a field resumes only "
-            "with the request it started with"
-        )
-    if stored["code"] != code_fingerprint():
-        raise ResumeRefusedError(
-            f"--resume: the field at {request.out} was started by other zoosim code "
-            f"({stored['code']}; here {code_fingerprint()}); finish it with that version"
-        )
-    stored["resume_commands"] = [*stored.get("resume_commands", []), command]
-    write_json_atomically(path, stored)
-    return stored
+    return start_or_check_request(
+        working, request_record(request), resumed, "field", request.out, request.command
+    )
 
 
 def _load_checkpoint(
