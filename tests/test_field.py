@@ -295,3 +295,39 @@ def test_a_resumed_field_of_another_request_names_what_differs(tmp_path: Path) -
     assert (working / "request.json").read_bytes() == stored
     again = _start_or_resume(field_request(tmp_path / "field"), working, resumed=True)
     assert again["resume_commands"]
+
+
+def test_a_field_checkpoint_of_another_request_is_refused_naming_what_differs(
+    tmp_path: Path, capsys
+) -> None:
+    """A field's checkpoint is checked by the runs' ``check_checkpoint_owner``: one line
+    naming the setting that differs (it said only "another request or zoosim code"), and
+    the checkpoint kept as it was."""
+    import shutil
+    from dataclasses import replace
+
+    from zooanalysis.storage import CHECKPOINT
+
+    def interrupt_after_two_compositions(out: Path, seed: int) -> None:
+        seen: list[int] = []
+
+        def interrupt(games: int) -> None:
+            seen.append(games)
+            if sum(seen) >= 7_000:
+                raise KeyboardInterrupt
+
+        with pytest.raises(RunInterruptedError):
+            run_field(replace(field_request(out), seed=seed), on_progress=interrupt)
+
+    seed5, seed6 = tmp_path / "seed5", tmp_path / "seed6"
+    interrupt_after_two_compositions(seed5, 5)
+    interrupt_after_two_compositions(seed6, 6)
+    foreign = partial_path(seed6) / CHECKPOINT
+    shutil.copyfile(partial_path(seed5) / CHECKPOINT, foreign)
+    data = foreign.read_bytes()
+    code, _, err = run_cli(capsys, "field", "--resume", seed6, "--no-progress", *NO_SEARCH)
+    assert code == 2
+    plan, error = err.splitlines(keepends=True)  # the plan comes before the checkpoint's check
+    assert plan.startswith("Plan: ")
+    one_error_line(error, str(foreign), "belongs to another request", "seed: 5, here 6")
+    assert foreign.read_bytes() == data

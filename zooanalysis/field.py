@@ -274,6 +274,7 @@ def _play(
                     "compositions_done_games": games_done,
                     "wall_seconds": wall,
                     "request_sha256": record["sha256"],
+                    "request": record["request"],
                     "code": record["code"],
                 },
             )
@@ -314,6 +315,7 @@ def _load_checkpoint(
     working: Path, record: dict[str, Any], plan: FieldPlan, strategies: int
 ) -> tuple[dict[str, Any], tuple[np.ndarray, np.ndarray] | None]:
     """The checkpoint's state and counts, checked against the request and the plan."""
+    from zooanalysis.simulation import check_checkpoint_owner
     from zooanalysis.storage import CHECKPOINT, ResumeRefusedError, load_checkpoint
 
     checkpoint = load_checkpoint(working)
@@ -321,11 +323,7 @@ def _load_checkpoint(
     if "next_composition" not in state:
         return {"next_composition": 0, "compositions_done_games": 0, "wall_seconds": 0.0}, None
     path = working / CHECKPOINT
-    if state.get("request_sha256") != record["sha256"] or state.get("code") != record["code"]:
-        raise ResumeRefusedError(
-            f"--resume: {path} belongs to another request or zoosim code; the counts "
-            "cannot be mixed"
-        )
+    check_checkpoint_owner(path, state, record)
     done = state["next_composition"]
     expected = (done, plan.batches, strategies)
     found = [np.shape(checkpoint.totals.get(key)) for key in ("shares", "seat_games")]
