@@ -230,6 +230,7 @@ def _play(
     """Play every composition not yet in the checkpoint; per composition and batch, each
     strategy's win-share units and seat-games (and the wall seconds of all the play)."""
     from zooanalysis.runner import play, stream_batches
+    from zooanalysis.simulation import checkpoint_owner
     from zooanalysis.storage import write_checkpoint
     from zooanalysis.tournament import pairwise_job
 
@@ -273,9 +274,7 @@ def _play(
                     "next_composition": done,
                     "compositions_done_games": games_done,
                     "wall_seconds": wall,
-                    "request_sha256": record["sha256"],
-                    "request": record["request"],
-                    "code": record["code"],
+                    **checkpoint_owner(record),
                 },
             )
     return shares, seat_games, wall

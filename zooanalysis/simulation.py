@@ -337,10 +337,7 @@ class _Checkpointer:
     ) -> None:
         self.folder = folder
         self.position = position
-        self.state = dict(state)
-        self.state["request_sha256"] = record["sha256"]
-        self.state["request"] = record["request"]
-        self.state["code"] = record["code"]
+        self.state = {**state, **checkpoint_owner(record)}
         self.extra = extra
         """What else a save holds (a tournament's clusters and lineup): (counts, state)."""
         self.started = time.perf_counter()
@@ -529,6 +526,16 @@ def start_or_check_request(
     stored["resume_commands"] = [*stored.get("resume_commands", []), command]
     write_json_atomically(path, stored)
     return stored
+
+
+def checkpoint_owner(record: dict[str, Any]) -> dict[str, Any]:
+    """What a checkpoint's state records of whom it belongs to (``record``: a
+    ``request.json``'s contents), for :func:`check_checkpoint_owner` to check."""
+    return {
+        "request_sha256": record["sha256"],
+        "request": record["request"],
+        "code": record["code"],
+    }
 
 
 def check_checkpoint_owner(path: Path, state: dict[str, Any], record: dict[str, Any]) -> None:

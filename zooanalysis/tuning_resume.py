@@ -93,6 +93,7 @@ class EvaluationMemo:
 
     def save(self) -> None:
         """Write every evaluation so far, with the request it belongs to, now."""
+        from zooanalysis.simulation import checkpoint_owner
         from zooanalysis.storage import write_checkpoint
 
         now = time.perf_counter()
@@ -102,9 +103,7 @@ class EvaluationMemo:
             "games": int(table[:, 1].sum()),
             EVALUATIONS: len(table),
             "wall_seconds": self.wall_seconds + (now - self.started),
-            "request_sha256": self.record["sha256"],
-            "request": self.record["request"],
-            "code": self.record["code"],
+            **checkpoint_owner(self.record),
         }
         write_checkpoint(self.folder, {EVALUATIONS: table}, state)
         self.last_save = now
